@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs everything the project needs to build, run and test, on a fresh Debian machine.
+# Idempotent: each step checks first and does nothing when it is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\n== setup: %s\n' "$*"; }
+
+# The wasm-bindgen CLI must equal the wasm-bindgen crate exactly; Cargo.lock pins the crate.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock 2>/dev/null || true)
+WASM_BINDGEN_VERSION=${WASM_BINDGEN_VERSION:-0.2.130}
+
+need_apt=()
+command -v chromium >/dev/null || need_apt+=(chromium)
+command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
+command -v firefox-esr >/dev/null || need_apt+=(firefox-esr)
+command -v jq >/dev/null || need_apt+=(jq)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  say "apt-get install ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  cargo install -q wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! command -v geckodriver >/dev/null; then
+  say "cargo install geckodriver"
+  cargo install -q geckodriver
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ ! -x .venv/bin/pytest ] || [ tests/requirements.txt -nt .venv/.installed ]; then
+  say "python venv (.venv) from tests/requirements.txt"
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
+  touch .venv/.installed
+fi
