@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the product: builds the extension and apc-hub, starts the hub, and opens a browser with the
+# extension loaded and the hub's dock page open. Ctrl-C (or closing the browser) stops both.
+#   scripts/run.sh            Chromium (default)
+#   scripts/run.sh firefox    Firefox ESR, through web-ext run
+# Environment: APC_HUB_LISTEN (default 127.0.0.1:7410), APC_HUB_DATA (default: the hub's own default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+browser=${1:-chromium}
+
+scripts/setup.sh
+scripts/build-extension.sh
+cargo build --quiet --release -p apc-hub
+
+listen=${APC_HUB_LISTEN:-127.0.0.1:7410}
+hub_args=(--listen "$listen")
+[ -n "${APC_HUB_DATA:-}" ] && hub_args+=(--data-dir "$APC_HUB_DATA")
+
+log=$(mktemp -t apc-hub.XXXXXX.log)
+target/release/apc-hub "${hub_args[@]}" > >(tee "$log") 2>&1 &
+hub_pid=$!
+trap 'kill $hub_pid 2>/dev/null || true' EXIT
+
+for _ in $(seq 100); do
+  grep -q '^apc-hub listening on ' "$log" && break
+  kill -0 $hub_pid 2>/dev/null || { echo "apc-hub did not start (see above)"; exit 1; }
+  sleep 0.1
+done
+hub_url=$(sed -n 's/^apc-hub listening on //p' "$log" | head -n1)
+[ -n "$hub_url" ] || { echo "apc-hub did not say where it listens"; exit 1; }
+echo
+echo "The dock page is $hub_url/ : drag an agent's mark onto any page text."
+echo "Connect your agent with the MCP URL printed above."
+
+case "$browser" in
+  chromium)
+    profile=${APC_CHROMIUM_PROFILE:-$HOME/.local/share/apc-page-extension/chromium-profile}
+    mkdir -p "$profile"
+    chromium --user-data-dir="$profile" \
+      --disable-extensions-except="$PWD/dist/extension" --load-extension="$PWD/dist/extension" \
+      --no-first-run "$hub_url/"
+    ;;
+  firefox)
+    npx web-ext run --source-dir dist/extension --firefox=/usr/bin/firefox-esr --start-url "$hub_url/"
+    ;;
+  *) echo "usage: scripts/run.sh [chromium|firefox]"; exit 2 ;;
+esac
