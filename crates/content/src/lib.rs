@@ -1,0 +1,409 @@
+//! `apc-content`: turns what the content script saw on a page (an [`Observation`]) into a
+//! [`PageReading`], the thing the extension pins at the person's hub for their agent.
+//!
+//! The content script (`extension/content/content.js`) is plain JavaScript because browsers will
+//! not run WebAssembly in every page (a page CSP without `wasm-unsafe-eval` forbids it). It
+//! therefore only collects facts; every rule lives here and runs in the extension's background:
+//!
+//! - what text is visible ([`render`](crate::render) rules R1–R4: no hidden subtrees, scripts,
+//!   styles, templates, JSON carriers, zero-size or off-screen boxes, nor the extension's own UI;
+//!   whitespace collapsed as rendered text collapses);
+//! - the pointed text (P1: a selection is the visible text inside its range; P2: a drop is the
+//!   visible text of the nearest block — by recorded `display`, or tag when none was recorded —
+//!   around the drop point; P3: it is never cut unless it alone is over [`POINTED_MAX_BYTES`]);
+//! - the standard targets on and around it ([`focus`](crate::focus): `data-focus` read with the
+//!   standard's grammar, invalid ones dropped, deduplicated, at most 20);
+//! - the heading path (H1: visible `h1`–`h6` and `role="heading"` with `aria-level` before the
+//!   pointed text, as an outline: `["Guide", "Install", "Linux"]`);
+//! - the context (C1: up to [`CONTEXT_CHARS`] characters of visible text each side, cut at a word
+//!   boundary);
+//! - the main text ([`main_text`](crate::main_text) rules M1–M4, in the class of Readability),
+//!   cut so the reading's JSON fits [`READING_MAX_BYTES`], with `truncated: true` when cut;
+//! - the page facts (U1: the URL must be http(s), credentials are removed; U2: title and lang are
+//!   stripped of control characters and capped; a lang that is not a language tag is dropped).
+//!
+//! A hostile page controls every value in an observation. Malformed or oversized input is a
+//! [`ContentError`], never a panic, and the work is linear in the observation's size.
+//! Page text is data, never instructions: nothing here interprets it.
+
+pub mod focus;
+pub mod main_text;
+pub mod observation;
+pub mod render;
+
+#[cfg(test)]
+mod tests;
+
+use apc_core::page_link::{How, PageReading, Pointed, ReadingContext, READING_MAX_BYTES};
+pub use observation::{Anchor, Node, Observation, Point, Selection, Style, OBSERVATION_VERSION};
+
+use observation::Tree;
+use render::{layout, Want};
+
+/// Most bytes of JSON-escaped text the pointed text may take (P3).
+pub const POINTED_MAX_BYTES: usize = 64 * 1024;
+/// Characters of context on each side of the pointed text (C1).
+pub const CONTEXT_CHARS: usize = 600;
+/// Most characters of a title (U2).
+pub const TITLE_MAX_CHARS: usize = 512;
+/// Most characters of one heading in the path (H1).
+pub const HEADING_MAX_CHARS: usize = 200;
+/// Most bytes of a lang tag (U2; BCP 47 tags are at most 35 in practice).
+pub const LANG_MAX_BYTES: usize = 35;
+
+/// Why an observation makes no reading. `code()` gives the word the background's wire uses.
+#[derive(Debug, thiserror::Error)]
+pub enum ContentError {
+    #[error("malformed observation: {0}")]
+    Malformed(String),
+    #[error("observation over its cap: {0}")]
+    TooLarge(&'static str),
+    #[error("observation format version {0} is not supported")]
+    UnsupportedVersion(u32),
+    #[error("the page's address is not an http(s) URL")]
+    BadUrl,
+    #[error("nothing visible was pointed at")]
+    NothingPointed,
+    #[error("made_at is not a timestamp")]
+    BadTimestamp,
+}
+
+impl ContentError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Malformed(_) | Self::UnsupportedVersion(_) | Self::BadTimestamp => {
+                "invalid_observation"
+            }
+            Self::TooLarge(_) => "too_large",
+            Self::BadUrl => "unsupported_page",
+            Self::NothingPointed => "nothing_pointed",
+        }
+    }
+}
+
+/// Builds the reading of an observation, `made_at` being the RFC 3339 time it is made.
+pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, ContentError> {
+    if made_at.is_empty() || made_at.len() > 64 || !made_at.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ContentError::BadTimestamp);
+    }
+    let tree = obs.check()?;
+    let url = check_url(&obs.url)?;
+    let title = clean_line(&obs.title, TITLE_MAX_CHARS);
+    let lang = obs
+        .lang
+        .as_deref()
+        .or_else(|| tree.node(obs.root as usize).attr("lang"))
+        .and_then(check_lang);
+
+    // Which nodes the pointed text is found from.
+    let (wants, drop_node) = match obs.how {
+        How::Drop => {
+            let point = obs.point.ok_or(ContentError::NothingPointed)?;
+            let caret = point.caret.filter(|c| {
+                point
+                    .element
+                    .is_none_or(|e| tree.ancestors(c.node as usize).any(|a| a == e as usize))
+            });
+            match (caret, point.element) {
+                (Some(c), _) => (
+                    vec![Want {
+                        node: c.node as usize,
+                        offset: c.offset as usize,
+                    }],
+                    c.node as usize,
+                ),
+                (None, Some(e)) => (
+                    vec![Want {
+                        node: e as usize,
+                        offset: 0,
+                    }],
+                    e as usize,
+                ),
+                (None, None) => return Err(ContentError::NothingPointed),
+            }
+        }
+        How::Selection | How::Command => {
+            let s = obs.selection.ok_or(ContentError::NothingPointed)?;
+            let w = |a: Anchor| Want {
+                node: a.node as usize,
+                offset: a.offset as usize,
+            };
+            (vec![w(s.start), w(s.end)], s.start.node as usize)
+        }
+    };
+    let r = render::render(&tree, &wants);
+    let mut truncated = obs.truncated;
+
+    // P1 / P2: the pointed range in the rendered text.
+    let (mut ps, mut pe) = match obs.how {
+        How::Drop => tree
+            .ancestors(drop_node)
+            .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
+            .filter_map(|a| r.range[a])
+            .find(|&(a, b)| !r.text[a..b].trim().is_empty())
+            .ok_or(ContentError::NothingPointed)?,
+        _ => {
+            let (a, b) = (r.anchor_pos[0], r.anchor_pos[1]);
+            (a.min(b), a.max(b))
+        }
+    };
+    let slice = &r.text[ps..pe];
+    ps += slice.len() - slice.trim_start().len();
+    pe -= slice.len() - slice.trim_end().len();
+    if ps >= pe {
+        return Err(ContentError::NothingPointed);
+    }
+    // P3: over its cap, the pointed text keeps what lies around the drop point (or the start of
+    // the selection).
+    if escaped_len(&r.text[ps..pe]) > POINTED_MAX_BYTES {
+        truncated = true;
+        if obs.how == How::Drop {
+            let at = r.anchor_pos[0].clamp(ps, pe);
+            let back = cut_back(&r.text[ps..at], POINTED_MAX_BYTES / 2);
+            ps = at - back.len();
+        }
+        let fwd = cut_front(&r.text[ps..pe], POINTED_MAX_BYTES);
+        pe = ps + fwd.len();
+    }
+    let text = r.text[ps..pe].to_owned();
+
+    // Targets: inside a selection first (document order), then the pointed node's ancestors.
+    let targets = {
+        let mut elements: Vec<usize> = Vec::new();
+        let chain_from = match obs.how {
+            How::Drop => drop_node,
+            _ => {
+                for &i in &r.order {
+                    let i = i as usize;
+                    if let (true, Some((a, b))) = (tree.node(i).is_element(), r.range[i]) {
+                        if a < pe && b > ps && !(a <= ps && b >= pe) {
+                            elements.push(i);
+                        }
+                    }
+                }
+                common_ancestor(&tree, wants[0].node, wants[1].node)
+            }
+        };
+        elements.extend(
+            tree.ancestors(chain_from)
+                .filter(|&a| tree.node(a).is_element() && r.range[a].is_some()),
+        );
+        focus::targets(elements.into_iter().map(|i| tree.node(i)))
+    };
+
+    let headings = heading_path(&tree, &r, ps);
+    let context = ReadingContext {
+        headings,
+        before: context_before(&r.text[..ps]),
+        after: context_after(&r.text[pe..]),
+    };
+    let mut reading = PageReading {
+        url,
+        title,
+        lang,
+        pointed: Pointed {
+            text,
+            how: obs.how,
+            targets,
+        },
+        context,
+        page_text: None,
+        truncated: Some(true),
+        made_at: made_at.to_owned(),
+    };
+
+    // The main text takes what room is left (the base is measured with `truncated` present).
+    let base = json_len(&reading)?;
+    let room = READING_MAX_BYTES
+        .checked_sub(base + r#","page_text":"""#.len())
+        .ok_or(ContentError::TooLarge("reading"))?;
+    let main = main_text::main_text(&tree, &r);
+    let kept = cut_front(&main, room);
+    if kept.len() < main.len() {
+        truncated = true;
+    }
+    if !kept.is_empty() {
+        reading.page_text = Some(kept.to_owned());
+    }
+    reading.truncated = truncated.then_some(true);
+    if json_len(&reading)? > READING_MAX_BYTES {
+        return Err(ContentError::TooLarge("reading"));
+    }
+    Ok(reading)
+}
+
+fn json_len(reading: &PageReading) -> Result<usize, ContentError> {
+    serde_json::to_vec(reading)
+        .map(|v| v.len())
+        .map_err(|e| ContentError::Malformed(format!("reading: {e}")))
+}
+
+/// U1: an http(s) URL, credentials removed.
+fn check_url(raw: &str) -> Result<String, ContentError> {
+    let mut url = url::Url::parse(raw.trim()).map_err(|_| ContentError::BadUrl)?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+        return Err(ContentError::BadUrl);
+    }
+    url.set_username("").map_err(|_| ContentError::BadUrl)?;
+    url.set_password(None).map_err(|_| ContentError::BadUrl)?;
+    Ok(url.into())
+}
+
+/// U2: a language tag (letters, digits, hyphens; at most 35 bytes), else none.
+fn check_lang(raw: &str) -> Option<String> {
+    let t = raw.trim();
+    let ok = !t.is_empty()
+        && t.len() <= LANG_MAX_BYTES
+        && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && t.as_bytes()[0].is_ascii_alphabetic();
+    ok.then(|| t.to_owned())
+}
+
+/// One line: control characters dropped, whitespace runs made one space, trimmed, capped.
+fn clean_line(raw: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in raw.chars() {
+        if c.is_whitespace() {
+            space = true;
+        } else if !c.is_control() {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    match out.char_indices().nth(max_chars) {
+        Some((i, _)) => out[..i].to_owned(),
+        None => out,
+    }
+}
+
+/// H1: the outline path of visible headings that start before `pos`.
+fn heading_path(tree: &Tree<'_>, r: &render::Rendered, pos: usize) -> Vec<String> {
+    let mut stack: Vec<(u32, String)> = Vec::new();
+    for &i in &r.order {
+        let node = tree.node(i as usize);
+        let level = match node.tag() {
+            "h1" => 1,
+            "h2" => 2,
+            "h3" => 3,
+            "h4" => 4,
+            "h5" => 5,
+            "h6" => 6,
+            _ if node
+                .attr("role")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("heading")) =>
+            {
+                // ARIA: aria-level defaults to 2.
+                node.attr("aria-level")
+                    .and_then(|v| v.trim().parse::<u32>().ok())
+                    .filter(|&l| l >= 1)
+                    .unwrap_or(2)
+                    .min(9)
+            }
+            _ => continue,
+        };
+        let Some((a, b)) = r.range[i as usize] else {
+            continue;
+        };
+        let raw = &r.text[a..b];
+        let start = a + (raw.len() - raw.trim_start().len());
+        if start >= pos {
+            // Pointing at a heading: the path is the outline above it, not its earlier siblings.
+            if start == pos {
+                while stack.last().is_some_and(|(l, _)| *l >= level) {
+                    stack.pop();
+                }
+            }
+            break;
+        }
+        let text = clean_line(raw, HEADING_MAX_CHARS);
+        if text.is_empty() {
+            continue;
+        }
+        while stack.last().is_some_and(|(l, _)| *l >= level) {
+            stack.pop();
+        }
+        stack.push((level, text));
+    }
+    stack.into_iter().map(|(_, t)| t).collect()
+}
+
+fn common_ancestor(tree: &Tree<'_>, a: usize, b: usize) -> usize {
+    let chain: std::collections::HashSet<usize> = tree.ancestors(a).collect();
+    tree.ancestors(b)
+        .find(|x| chain.contains(x))
+        .unwrap_or(tree.obs.root as usize)
+}
+
+/// C1: the last `CONTEXT_CHARS` characters, starting at a word.
+fn context_before(text: &str) -> String {
+    let text = text.trim_end();
+    let start = text
+        .char_indices()
+        .rev()
+        .nth(CONTEXT_CHARS - 1)
+        .map_or(0, |(i, _)| i);
+    let mut s = &text[start..];
+    if start > 0 && !text[..start].ends_with(char::is_whitespace) {
+        if let Some(ws) = s.find(char::is_whitespace) {
+            s = &s[ws..];
+        }
+    }
+    main_text::tidy_breaks(s)
+}
+
+/// C1: the first `CONTEXT_CHARS` characters, ending at a word.
+fn context_after(text: &str) -> String {
+    let text = text.trim_start();
+    let end = text
+        .char_indices()
+        .nth(CONTEXT_CHARS)
+        .map_or(text.len(), |(i, _)| i);
+    let mut s = &text[..end];
+    if end < text.len() && !text[end..].starts_with(char::is_whitespace) {
+        if let Some(ws) = s.rfind(char::is_whitespace) {
+            s = &s[..ws];
+        }
+    }
+    main_text::tidy_breaks(s)
+}
+
+/// Bytes a character takes inside a JSON string.
+fn escaped_char_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        c => c.len_utf8(),
+    }
+}
+
+fn escaped_len(s: &str) -> usize {
+    s.chars().map(escaped_char_len).sum()
+}
+
+/// The longest prefix of `s` whose JSON-escaped form takes at most `max` bytes.
+fn cut_front(s: &str, max: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += escaped_char_len(c);
+        if used > max {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// The longest suffix of `s` whose JSON-escaped form takes at most `max` bytes.
+fn cut_back(s: &str, max: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices().rev() {
+        used += escaped_char_len(c);
+        if used > max {
+            return &s[i + c.len_utf8()..];
+        }
+    }
+    s
+}

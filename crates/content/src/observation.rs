@@ -1,0 +1,350 @@
+//! The observation: what the content script (`extension/content/content.js`) saw on a page, as it
+//! sends it to the background. The format is documented field by field in `OBSERVATION.md`.
+//!
+//! The content script records facts and nothing else: the DOM as a flat array of nodes (element or
+//! text), a whitelist of attributes, and the computed-style facts only the browser knows. Every
+//! decision (what is visible, which block was pointed, what the reading holds) is made here, in Rust.
+//!
+//! A hostile page controls every string in here, and a broken collector could send any shape, so
+//! [`Observation::check`] validates the whole structure before anything reads it: indices in range,
+//! every node with at most one parent, no cycles, anchors on real nodes, sizes under hard caps.
+
+use std::collections::BTreeMap;
+
+use apc_core::page_link::How;
+use serde::{Deserialize, Serialize};
+
+use crate::ContentError;
+
+/// The observation format's version; the collector writes it as `v`.
+pub const OBSERVATION_VERSION: u32 = 1;
+/// Most nodes an observation may hold (the collector stops at 30 000 plus a reserve around the
+/// pointed node; this is the hard limit Rust enforces).
+pub const MAX_NODES: usize = 60_000;
+/// Most bytes of text (text nodes, UTF-8) an observation may hold.
+pub const MAX_TEXT_BYTES: usize = 8 * 1024 * 1024;
+/// Most bytes of JSON [`Observation::from_json`] accepts.
+pub const MAX_JSON_BYTES: usize = 32 * 1024 * 1024;
+/// Most attributes recorded on one element.
+pub const MAX_ATTRS: usize = 32;
+/// Most bytes of one attribute value (the collector slices at 2 048 UTF-16 units).
+pub const MAX_ATTR_BYTES: usize = 8 * 1024;
+/// Most bytes of a tag or attribute name, or of a recorded style word.
+pub const MAX_NAME_BYTES: usize = 64;
+/// Most bytes of the page URL.
+pub const MAX_URL_BYTES: usize = 8 * 1024;
+/// Most bytes of the raw title and lang strings before they are cleaned and capped.
+pub const MAX_RAW_META_BYTES: usize = 64 * 1024;
+
+/// What the content script saw. See `OBSERVATION.md`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// Format version, [`OBSERVATION_VERSION`].
+    pub v: u32,
+    /// `location.href`.
+    pub url: String,
+    /// `document.title`.
+    #[serde(default)]
+    pub title: String,
+    /// `document.documentElement.lang`, if any.
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// How the person pointed.
+    pub how: How,
+    /// Index of `document.documentElement` in `nodes`.
+    #[serde(default)]
+    pub root: u32,
+    /// The DOM (the flat tree: open shadow roots and slots resolved), element and text nodes only.
+    pub nodes: Vec<Node>,
+    /// Where a drop landed (`how: "drop"`).
+    #[serde(default)]
+    pub point: Option<Point>,
+    /// The selection (`how: "selection"` or `"command"`).
+    #[serde(default)]
+    pub selection: Option<Selection>,
+    /// The collector stopped at one of its caps: some of the page is missing.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+/// One node: an element (`tag` set) or a text node (`text` set), never both.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// Element: its lower-case local name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Text node: its data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Element: whitelisted attributes (see `OBSERVATION.md`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attrs: BTreeMap<String, String>,
+    /// Element: computed-style facts; absent when the collector could not read them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+    /// Element: indices of its children in `nodes`, in document order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kids: Vec<u32>,
+}
+
+/// Computed-style facts of an element. Defaults are the common case, so the collector writes
+/// only what differs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Style {
+    /// Computed `display` (e.g. `block`, `inline`, `none`, `contents`, `table-cell`, `inline flex`).
+    #[serde(default)]
+    pub display: Option<String>,
+    /// Computed `visibility` when not `visible`.
+    #[serde(default)]
+    pub visibility: Option<String>,
+    /// Computed `white-space` (or `white-space-collapse`) when not `normal`/`nowrap`.
+    #[serde(default)]
+    pub white_space: Option<String>,
+    /// Computed `content-visibility` when not `visible`.
+    #[serde(default)]
+    pub content_visibility: Option<String>,
+    /// Computed `opacity` is 0.
+    #[serde(default)]
+    pub opacity0: bool,
+    /// Computed `font-size` is 0.
+    #[serde(default)]
+    pub font0: bool,
+    /// `getClientRects()` is empty: the element generates no box.
+    #[serde(default)]
+    pub no_box: bool,
+    /// The border box is at most 1×1 CSS pixel.
+    #[serde(default)]
+    pub zero_size: bool,
+    /// Overflow is clipped (`overflow` not `visible`), or `clip`/`clip-path` is set.
+    #[serde(default)]
+    pub clips: bool,
+    /// The box lies wholly where no scrolling reaches (left or above the page, or a fixed box
+    /// outside the viewport).
+    #[serde(default)]
+    pub offscreen: bool,
+}
+
+/// A position in the tree. On a text node, `offset` counts UTF-16 code units into its text (as the
+/// DOM does). On an element, `offset` 0 is just before the element and 1 just after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Anchor {
+    pub node: u32,
+    #[serde(default)]
+    pub offset: u32,
+}
+
+/// A drop: the caret position under the drop point (`caretPositionFromPoint`) and the element
+/// under it (`elementFromPoint`), either possibly missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Point {
+    #[serde(default)]
+    pub caret: Option<Anchor>,
+    #[serde(default)]
+    pub element: Option<u32>,
+}
+
+/// The first range of the selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    pub start: Anchor,
+    pub end: Anchor,
+}
+
+/// A validated view of an observation's tree.
+pub(crate) struct Tree<'a> {
+    pub obs: &'a Observation,
+    /// Parent of each node; `u32::MAX` for the root and for nodes not reachable from it.
+    pub parent: Vec<u32>,
+}
+
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+impl Node {
+    pub fn is_element(&self) -> bool {
+        self.tag.is_some()
+    }
+    pub fn tag(&self) -> &str {
+        self.tag.as_deref().unwrap_or("")
+    }
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.get(name).map(String::as_str)
+    }
+    pub fn has_attr(&self, name: &str) -> bool {
+        self.attrs.contains_key(name)
+    }
+}
+
+impl Observation {
+    /// Parses an observation from JSON, refusing input over [`MAX_JSON_BYTES`] before parsing.
+    pub fn from_json(raw: &str) -> Result<Self, ContentError> {
+        if raw.len() > MAX_JSON_BYTES {
+            return Err(ContentError::TooLarge("observation JSON"));
+        }
+        serde_json::from_str(raw).map_err(|e| ContentError::Malformed(format!("observation: {e}")))
+    }
+
+    /// Checks the whole structure: version, sizes, indices, one parent per node, no cycles, anchors.
+    pub(crate) fn check(&self) -> Result<Tree<'_>, ContentError> {
+        if self.v != OBSERVATION_VERSION {
+            return Err(ContentError::UnsupportedVersion(self.v));
+        }
+        if self.url.len() > MAX_URL_BYTES {
+            return Err(ContentError::TooLarge("url"));
+        }
+        if self.title.len() > MAX_RAW_META_BYTES
+            || self
+                .lang
+                .as_ref()
+                .is_some_and(|l| l.len() > MAX_RAW_META_BYTES)
+        {
+            return Err(ContentError::TooLarge("title or lang"));
+        }
+        let n = self.nodes.len();
+        if n == 0 {
+            return Err(ContentError::Malformed("no nodes".into()));
+        }
+        if n > MAX_NODES {
+            return Err(ContentError::TooLarge("node count"));
+        }
+        let mut text_bytes = 0usize;
+        let mut parent = vec![NO_PARENT; n];
+        for (i, node) in self.nodes.iter().enumerate() {
+            match (&node.tag, &node.text) {
+                (Some(tag), None) => {
+                    if tag.is_empty() || tag.len() > MAX_NAME_BYTES {
+                        return Err(ContentError::Malformed(format!("node {i}: bad tag")));
+                    }
+                    if node.attrs.len() > MAX_ATTRS {
+                        return Err(ContentError::TooLarge("attributes on one element"));
+                    }
+                    for (k, v) in &node.attrs {
+                        if k.len() > MAX_NAME_BYTES || v.len() > MAX_ATTR_BYTES {
+                            return Err(ContentError::TooLarge("attribute"));
+                        }
+                    }
+                    if let Some(style) = &node.style {
+                        let words = [
+                            &style.display,
+                            &style.visibility,
+                            &style.white_space,
+                            &style.content_visibility,
+                        ];
+                        if words
+                            .iter()
+                            .any(|w| w.as_ref().is_some_and(|w| w.len() > MAX_NAME_BYTES))
+                        {
+                            return Err(ContentError::Malformed(format!("node {i}: bad style")));
+                        }
+                    }
+                    for &k in &node.kids {
+                        let k = k as usize;
+                        if k >= n {
+                            return Err(ContentError::Malformed(format!(
+                                "node {i}: child index out of range"
+                            )));
+                        }
+                        if k == self.root as usize || parent[k] != NO_PARENT {
+                            return Err(ContentError::Malformed(format!(
+                                "node {k} has more than one parent"
+                            )));
+                        }
+                        parent[k] = i as u32;
+                    }
+                }
+                (None, Some(text)) => {
+                    if !node.kids.is_empty() || !node.attrs.is_empty() || node.style.is_some() {
+                        return Err(ContentError::Malformed(format!(
+                            "node {i}: a text node with element fields"
+                        )));
+                    }
+                    text_bytes += text.len();
+                    if text_bytes > MAX_TEXT_BYTES {
+                        return Err(ContentError::TooLarge("text"));
+                    }
+                }
+                _ => {
+                    return Err(ContentError::Malformed(format!(
+                        "node {i}: exactly one of tag and text"
+                    )))
+                }
+            }
+        }
+        let root = self.root as usize;
+        if root >= n || !self.nodes[root].is_element() {
+            return Err(ContentError::Malformed("root is not an element".into()));
+        }
+        // One parent each and the root parentless leaves only cycles detached from the root; those
+        // are never reached by a walk from the root, and anchors must be reachable (below).
+        let reachable = |mut i: usize| -> bool {
+            // Walk up at most n steps: a detached cycle never reaches the root.
+            for _ in 0..=n {
+                if i == root {
+                    return true;
+                }
+                match parent[i] {
+                    NO_PARENT => return false,
+                    p => i = p as usize,
+                }
+            }
+            false
+        };
+        let check_anchor = |a: &Anchor, what: &str| -> Result<(), ContentError> {
+            let i = a.node as usize;
+            if i >= n || !reachable(i) {
+                return Err(ContentError::Malformed(format!("{what}: no such node")));
+            }
+            let node = &self.nodes[i];
+            let ok = match &node.text {
+                Some(t) => (a.offset as usize) <= utf16_len(t),
+                None => a.offset <= 1,
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err(ContentError::Malformed(format!(
+                    "{what}: offset out of range"
+                )))
+            }
+        };
+        if let Some(p) = &self.point {
+            if let Some(c) = &p.caret {
+                check_anchor(c, "point.caret")?;
+            }
+            if let Some(e) = p.element {
+                check_anchor(&Anchor { node: e, offset: 0 }, "point.element")?;
+                if !self.nodes[e as usize].is_element() {
+                    return Err(ContentError::Malformed(
+                        "point.element is a text node".into(),
+                    ));
+                }
+            }
+        }
+        if let Some(s) = &self.selection {
+            check_anchor(&s.start, "selection.start")?;
+            check_anchor(&s.end, "selection.end")?;
+        }
+        Ok(Tree { obs: self, parent })
+    }
+}
+
+impl Tree<'_> {
+    pub fn node(&self, i: usize) -> &Node {
+        &self.obs.nodes[i]
+    }
+    /// `i` and its ancestors, nearest first.
+    pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut cur = Some(i);
+        std::iter::from_fn(move || {
+            let i = cur?;
+            cur = match self.parent[i] {
+                NO_PARENT => None,
+                p => Some(p as usize),
+            };
+            Some(i)
+        })
+    }
+}
+
+pub(crate) fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}

@@ -1,0 +1,411 @@
+//! Rendering: the visible text of the whole page as one string, the way a browser's rendered text
+//! reads (close to `innerText`), with the byte range every rendered element covers and the
+//! position of every anchor (drop caret, selection ends) in that string.
+//!
+//! Rules (each has a unit test in `tests.rs`):
+//! - R1 never rendered: `script`, `style`, `template`, `noscript`, `head`, `title`, `iframe`,
+//!   `object`, `embed`, `canvas`, `video`, `audio`, `select`, `datalist`, `textarea`, SVG `desc`,
+//!   `metadata`, `defs` — whatever their `type`, so JSON carriers (`application/json`,
+//!   `application/ld+json`, any non-JS script type) never count.
+//! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert`, `data-apc-ui` (the extension's own
+//!   UI), `display: none`, `content-visibility: hidden`, opacity 0, no box (except
+//!   `display: contents`), off-screen, or a box of at most 1×1 px that clips its overflow.
+//! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, or font size 0
+//!   (these inherit but a child can override them, so they are judged per text node).
+//! - R4 whitespace collapses as rendered text does: runs of spaces, tabs and newlines become one
+//!   space; none at the start or end of a line; `pre`, `pre-wrap` and `break-spaces` keep all of it;
+//!   `pre-line` keeps newlines. Block boundaries become one newline (`p`: a blank line), table cells
+//!   a tab, `br` a newline. Control characters other than tab and newline are dropped.
+
+use crate::observation::{Node, Style, Tree};
+
+/// How an element's box lays out, from its recorded `display` (or its tag when none was recorded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    None,
+    Contents,
+    Inline,
+    /// inline-block, inline-flex, inline-grid, inline-table: inline, but one unit when pointed.
+    AtomicInline,
+    Block,
+    Row,
+    Cell,
+}
+
+impl Layout {
+    /// A box a drop points at as a whole (a paragraph, a list item, a cell, a button).
+    pub fn is_pointable_block(self) -> bool {
+        matches!(self, Layout::Block | Layout::Cell | Layout::AtomicInline)
+    }
+}
+
+const NEVER_RENDERED: &[&str] = &[
+    "script", "style", "template", "noscript", "head", "title", "iframe", "frame", "frameset",
+    "object", "embed", "canvas", "video", "audio", "select", "datalist", "textarea", "desc",
+    "metadata", "defs", "meta", "link", "base",
+];
+
+const BLOCK_TAGS: &[&str] = &[
+    "html",
+    "body",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "details",
+    "dialog",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "ul",
+    "caption",
+    "legend",
+    "menu",
+    "search",
+];
+
+pub(crate) fn layout(node: &Node) -> Layout {
+    let tag = node.tag();
+    match node.style.as_ref().and_then(|s| s.display.as_deref()) {
+        Some(d) => layout_of_display(d),
+        None => match tag {
+            "tr" => Layout::Row,
+            "td" | "th" => Layout::Cell,
+            t if BLOCK_TAGS.contains(&t) => Layout::Block,
+            _ => Layout::Inline,
+        },
+    }
+}
+
+fn layout_of_display(display: &str) -> Layout {
+    let mut words = display.split_ascii_whitespace();
+    let first = words.next().unwrap_or("inline");
+    let second = words.next();
+    match (first, second) {
+        ("none", _) => Layout::None,
+        ("contents", _) => Layout::Contents,
+        ("inline", None) | ("inline", Some("flow")) => Layout::Inline,
+        ("ruby" | "ruby-base" | "ruby-text" | "ruby-base-container" | "ruby-text-container", _) => {
+            Layout::Inline
+        }
+        ("inline", Some(_)) => Layout::AtomicInline,
+        (w, _) if w.starts_with("inline-") => Layout::AtomicInline,
+        ("table-row", _) => Layout::Row,
+        ("table-cell", _) => Layout::Cell,
+        // block, flex, grid, list-item, flow-root, table, table-row-group, table-caption, …
+        _ => Layout::Block,
+    }
+}
+
+/// R1 and R2: the element and everything in it render no text.
+pub(crate) fn hides_subtree(node: &Node) -> bool {
+    let tag = node.tag();
+    if NEVER_RENDERED.contains(&tag) {
+        return true;
+    }
+    if node.has_attr("hidden")
+        || node.has_attr("inert")
+        || node.has_attr("data-apc-ui")
+        || node
+            .attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    let lay = layout(node);
+    if lay == Layout::None {
+        return true;
+    }
+    let Some(s) = &node.style else { return false };
+    s.content_visibility.as_deref() == Some("hidden")
+        || s.opacity0
+        || (s.no_box && lay != Layout::Contents)
+        || s.offscreen
+        || (s.zero_size && s.clips && lay != Layout::Contents)
+}
+
+/// R3: text directly in this element is not drawn.
+fn hides_own_text(style: Option<&Style>) -> bool {
+    style.is_some_and(|s| s.font0 || s.visibility.as_deref().is_some_and(|v| v != "visible"))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ws {
+    Collapse,
+    Pre,
+    PreLine,
+}
+
+fn ws_mode(style: Option<&Style>, inherited: Ws) -> Ws {
+    match style.and_then(|s| s.white_space.as_deref()) {
+        Some("pre" | "pre-wrap" | "break-spaces" | "preserve" | "preserve-breaks spaces") => {
+            Ws::Pre
+        }
+        Some("pre-line" | "preserve-breaks") => Ws::PreLine,
+        Some("normal" | "nowrap" | "collapse") => Ws::Collapse,
+        Some(_) => inherited,
+        // The collector writes white-space only when it is not normal; the computed value inherits,
+        // so a missing value on an element whose style was read means normal.
+        None if style.is_some() => Ws::Collapse,
+        None => inherited,
+    }
+}
+
+/// Counts lines between blocks: `p` gets a blank line around it.
+fn breaks_of(tag: &str) -> u8 {
+    if tag == "p" {
+        2
+    } else {
+        1
+    }
+}
+
+fn is_dropped_control(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
+}
+
+#[derive(Default)]
+struct Out {
+    s: String,
+    space: bool,
+    tab: bool,
+    breaks: u8,
+}
+
+impl Out {
+    fn block_break(&mut self, n: u8) {
+        self.breaks = self.breaks.max(n);
+    }
+
+    fn flush(&mut self) {
+        if self.s.is_empty() {
+            self.space = false;
+            self.tab = false;
+            self.breaks = 0;
+            return;
+        }
+        if self.breaks > 0 {
+            while self.s.ends_with([' ', '\t']) {
+                self.s.pop();
+            }
+            let have = self.s.chars().rev().take_while(|&c| c == '\n').count() as u8;
+            for _ in have..self.breaks {
+                self.s.push('\n');
+            }
+        } else if self.tab {
+            while self.s.ends_with(' ') {
+                self.s.pop();
+            }
+            self.s.push('\t');
+        } else if self.space && !self.s.ends_with([' ', '\n', '\t']) {
+            self.s.push(' ');
+        }
+        self.space = false;
+        self.tab = false;
+        self.breaks = 0;
+    }
+
+    fn push(&mut self, c: char) {
+        if is_dropped_control(c) {
+            return;
+        }
+        self.flush();
+        self.s.push(if c == '\u{a0}' { ' ' } else { c });
+    }
+
+    fn newline(&mut self) {
+        self.flush();
+        self.s.push('\n');
+    }
+}
+
+/// The rendered page.
+pub(crate) struct Rendered {
+    pub text: String,
+    /// Byte range of each node's rendered text in `text`; `None` for nodes not rendered.
+    pub range: Vec<Option<(usize, usize)>>,
+    /// Position in `text` of each requested anchor, in request order.
+    pub anchor_pos: Vec<usize>,
+    /// Rendered elements and text nodes in document order.
+    pub order: Vec<u32>,
+}
+
+/// A place to locate: a text node and a UTF-16 offset, or an element and 0 (before) / 1 (after).
+#[derive(Clone, Copy)]
+pub(crate) struct Want {
+    pub node: usize,
+    pub offset: usize,
+}
+
+enum Step {
+    Enter(usize, Ws),
+    Exit(usize, Layout, usize),
+}
+
+pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
+    let n = tree.obs.nodes.len();
+    let mut out = Out::default();
+    let mut range = vec![None; n];
+    let mut anchor_pos: Vec<Option<usize>> = vec![None; wants.len()];
+    let mut order = Vec::new();
+    // Each want's node and its ancestors: a hidden subtree that holds a want places it where the
+    // subtree would have been.
+    let want_chains: Vec<std::collections::HashSet<usize>> = wants
+        .iter()
+        .map(|w| tree.ancestors(w.node).collect())
+        .collect();
+    let place_inside = |anchor_pos: &mut Vec<Option<usize>>, node: usize, at: usize| {
+        for (k, chain) in want_chains.iter().enumerate() {
+            if anchor_pos[k].is_none() && chain.contains(&node) {
+                anchor_pos[k] = Some(at);
+            }
+        }
+    };
+
+    let mut stack = vec![Step::Enter(tree.obs.root as usize, Ws::Collapse)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Enter(i, inherited_ws) => {
+                let node = tree.node(i);
+                let here = out.s.len();
+                if let Some(text) = &node.text {
+                    let parent = tree.parent[i] as usize;
+                    let pstyle = tree.obs.nodes.get(parent).and_then(|p| p.style.as_ref());
+                    if hides_own_text(pstyle) {
+                        place_inside(&mut anchor_pos, i, here);
+                        continue;
+                    }
+                    let start = out.s.len();
+                    emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
+                    range[i] = Some((start, out.s.len()));
+                    order.push(i as u32);
+                    continue;
+                }
+                for (k, w) in wants.iter().enumerate() {
+                    if w.node == i && w.offset == 0 && anchor_pos[k].is_none() {
+                        anchor_pos[k] = Some(here);
+                    }
+                }
+                if hides_subtree(node) {
+                    place_inside(&mut anchor_pos, i, here);
+                    continue;
+                }
+                let lay = layout(node);
+                match lay {
+                    Layout::Block | Layout::Row => out.block_break(breaks_of(node.tag())),
+                    Layout::Cell
+                        if !out.s.is_empty() && !out.s.ends_with('\n') && out.breaks == 0 =>
+                    {
+                        out.tab = true;
+                    }
+                    _ => {}
+                }
+                if node.tag() == "br" {
+                    out.newline();
+                }
+                order.push(i as u32);
+                let ws = ws_mode(node.style.as_ref(), inherited_ws);
+                stack.push(Step::Exit(i, lay, out.s.len()));
+                for &k in node.kids.iter().rev() {
+                    stack.push(Step::Enter(k as usize, ws));
+                }
+            }
+            Step::Exit(i, lay, start) => {
+                if matches!(lay, Layout::Block | Layout::Row) {
+                    out.block_break(breaks_of(tree.node(i).tag()));
+                }
+                range[i] = Some((start, out.s.len()));
+                for (k, w) in wants.iter().enumerate() {
+                    if w.node == i && w.offset == 1 && anchor_pos[k].is_none() {
+                        anchor_pos[k] = Some(out.s.len());
+                    }
+                }
+            }
+        }
+    }
+    let end = out.s.len();
+    Rendered {
+        text: out.s,
+        range,
+        anchor_pos: anchor_pos.into_iter().map(|p| p.unwrap_or(end)).collect(),
+        order,
+    }
+}
+
+fn emit_text(
+    out: &mut Out,
+    text: &str,
+    ws: Ws,
+    node: usize,
+    wants: &[Want],
+    anchor_pos: &mut [Option<usize>],
+) {
+    let mine: Vec<usize> = (0..wants.len())
+        .filter(|&k| wants[k].node == node)
+        .collect();
+    let mut u16_at = 0usize;
+    let mut prev_cr = false;
+    for c in text.chars() {
+        for &k in &mine {
+            if anchor_pos[k].is_none() && wants[k].offset <= u16_at {
+                anchor_pos[k] = Some(out.s.len());
+            }
+        }
+        u16_at += c.len_utf16();
+        let was_cr = std::mem::replace(&mut prev_cr, c == '\r');
+        match ws {
+            Ws::Collapse => {
+                if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c') {
+                    out.space = true;
+                } else {
+                    out.push(c);
+                }
+            }
+            Ws::Pre => match c {
+                '\r' => out.newline(),
+                '\n' if was_cr => {}
+                '\n' => out.newline(),
+                _ => out.push(c),
+            },
+            Ws::PreLine => match c {
+                '\r' => out.newline(),
+                '\n' if was_cr => {}
+                '\n' => {
+                    out.space = false;
+                    out.newline();
+                }
+                ' ' | '\t' | '\x0c' => out.space = true,
+                _ => out.push(c),
+            },
+        }
+    }
+    for &k in &mine {
+        if anchor_pos[k].is_none() {
+            anchor_pos[k] = Some(out.s.len());
+        }
+    }
+}

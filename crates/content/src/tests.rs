@@ -1,0 +1,905 @@
+//! Unit tests, one or more per rule; each names the rule it checks (see the module docs).
+
+use apc_core::page_link::{How, READING_MAX_BYTES};
+
+use crate::*;
+
+/// A tiny tree builder for observations.
+enum T {
+    E(String, Vec<(String, String)>, Option<Style>, Vec<T>),
+    X(String),
+}
+
+fn e(tag: &str, kids: Vec<T>) -> T {
+    T::E(tag.into(), vec![], None, kids)
+}
+fn ea(tag: &str, attrs: &[(&str, &str)], kids: Vec<T>) -> T {
+    T::E(
+        tag.into(),
+        attrs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        None,
+        kids,
+    )
+}
+fn es(tag: &str, style: Style, kids: Vec<T>) -> T {
+    T::E(tag.into(), vec![], Some(style), kids)
+}
+fn x(text: &str) -> T {
+    T::X(text.into())
+}
+fn disp(d: &str) -> Style {
+    Style {
+        display: Some(d.into()),
+        ..Style::default()
+    }
+}
+
+fn flatten(t: T, nodes: &mut Vec<Node>) -> u32 {
+    let i = nodes.len();
+    nodes.push(Node::default());
+    let node = match t {
+        T::X(s) => Node {
+            text: Some(s),
+            ..Node::default()
+        },
+        T::E(tag, attrs, style, kids) => {
+            let kids = kids.into_iter().map(|k| flatten(k, nodes)).collect();
+            Node {
+                tag: Some(tag),
+                attrs: attrs.into_iter().collect(),
+                style,
+                kids,
+                ..Node::default()
+            }
+        }
+    };
+    nodes[i] = node;
+    i as u32
+}
+
+fn page(body: Vec<T>) -> Observation {
+    let mut nodes = Vec::new();
+    flatten(
+        ea(
+            "html",
+            &[("lang", "en")],
+            vec![e("head", vec![e("title", vec![x("T")])]), e("body", body)],
+        ),
+        &mut nodes,
+    );
+    Observation {
+        v: OBSERVATION_VERSION,
+        url: "https://example.com/a".into(),
+        title: "A page".into(),
+        lang: None,
+        how: How::Selection,
+        root: 0,
+        nodes,
+        point: None,
+        selection: None,
+        truncated: false,
+    }
+}
+
+/// Index of the text node holding `needle`.
+fn text_node(obs: &Observation, needle: &str) -> u32 {
+    obs.nodes
+        .iter()
+        .position(|n| n.text.as_deref().is_some_and(|t| t.contains(needle)))
+        .unwrap_or_else(|| panic!("no text node with {needle:?}")) as u32
+}
+
+fn utf16_offset(text: &str, needle: &str) -> u32 {
+    let at = text.find(needle).unwrap();
+    text[..at].chars().map(char::len_utf16).sum::<usize>() as u32
+}
+
+/// Selects from the start of `from` to the end of `to` (both inside text nodes).
+fn select(mut obs: Observation, from: &str, to: &str) -> Observation {
+    let a = text_node(&obs, from);
+    let b = text_node(&obs, to);
+    let ta = obs.nodes[a as usize].text.clone().unwrap();
+    let tb = obs.nodes[b as usize].text.clone().unwrap();
+    obs.how = How::Selection;
+    obs.selection = Some(Selection {
+        start: Anchor {
+            node: a,
+            offset: utf16_offset(&ta, from),
+        },
+        end: Anchor {
+            node: b,
+            offset: utf16_offset(&tb, to) + to.chars().map(char::len_utf16).sum::<usize>() as u32,
+        },
+    });
+    obs
+}
+
+/// Drops on the text node holding `needle`, at its start.
+fn drop_on(mut obs: Observation, needle: &str) -> Observation {
+    let n = text_node(&obs, needle);
+    let t = obs.nodes[n as usize].text.clone().unwrap();
+    obs.how = How::Drop;
+    obs.point = Some(Point {
+        caret: Some(Anchor {
+            node: n,
+            offset: utf16_offset(&t, needle),
+        }),
+        element: None,
+    });
+    obs
+}
+
+fn reading(obs: &Observation) -> apc_core::page_link::PageReading {
+    build_reading(obs, "2026-11-29T00:00:00Z").unwrap()
+}
+
+fn visible_text(body: Vec<T>) -> String {
+    let obs = page(body);
+    let tree = obs.check().unwrap();
+    let r = render::render(&tree, &[]);
+    r.text.trim().to_owned()
+}
+
+// --- R1: never rendered -------------------------------------------------------------------
+
+#[test]
+fn r1_scripts_styles_templates_and_json_carriers_never_render() {
+    let text = visible_text(vec![
+        e("p", vec![x("Shown")]),
+        ea(
+            "script",
+            &[("type", "application/json"), ("id", "cfg")],
+            vec![x("{\"a\":1}")],
+        ),
+        ea(
+            "script",
+            &[("type", "application/ld+json")],
+            vec![x("{\"@type\":\"X\"}")],
+        ),
+        ea("script", &[("type", "text/x-template")], vec![x("tmpl")]),
+        e("style", vec![x("p{color:red}")]),
+        e("template", vec![e("p", vec![x("inert template")])]),
+        e("noscript", vec![x("enable js")]),
+    ]);
+    assert_eq!(text, "Shown");
+}
+
+// --- R2: hidden subtrees ------------------------------------------------------------------
+
+#[test]
+fn r2_hidden_attributes_hide_subtrees() {
+    let text = visible_text(vec![
+        e("p", vec![x("one")]),
+        ea("p", &[("hidden", "")], vec![x("hidden attr")]),
+        ea("p", &[("aria-hidden", "true")], vec![x("aria")]),
+        ea("p", &[("aria-hidden", "false")], vec![x("two")]),
+        ea("p", &[("inert", "")], vec![x("inert")]),
+        ea("div", &[("data-apc-ui", "")], vec![x("our own UI")]),
+    ]);
+    assert_eq!(text, "one\n\ntwo");
+}
+
+#[test]
+fn r2_computed_style_facts_hide_subtrees() {
+    let hidden = |f: fn(&mut Style)| {
+        let mut s = disp("block");
+        f(&mut s);
+        es("div", s, vec![x("gone")])
+    };
+    let text = visible_text(vec![
+        e("p", vec![x("kept")]),
+        es("div", disp("none"), vec![e("p", vec![x("gone")])]),
+        hidden(|s| s.opacity0 = true),
+        hidden(|s| s.no_box = true),
+        hidden(|s| s.offscreen = true),
+        hidden(|s| s.content_visibility = Some("hidden".into())),
+        hidden(|s| {
+            s.zero_size = true;
+            s.clips = true
+        }),
+        // A zero-size box that does not clip still shows its overflowing text.
+        {
+            let mut s = disp("block");
+            s.zero_size = true;
+            es("div", s, vec![x("overflowing")])
+        },
+        // display: contents has no box of its own, yet its children render.
+        {
+            let mut s = disp("contents");
+            s.no_box = true;
+            es("div", s, vec![x("contents")])
+        },
+    ]);
+    assert_eq!(text, "kept\n\noverflowing\ncontents");
+}
+
+// --- R3: hidden text nodes ----------------------------------------------------------------
+
+#[test]
+fn r3_visibility_hidden_hides_own_text_but_a_visible_child_shows() {
+    let hid = Style {
+        display: Some("block".into()),
+        visibility: Some("hidden".into()),
+        ..Style::default()
+    };
+    let text = visible_text(vec![es(
+        "div",
+        hid,
+        vec![x("secret "), es("span", disp("inline"), vec![x("shown")])],
+    )]);
+    assert_eq!(text, "shown");
+    let f0 = Style {
+        display: Some("block".into()),
+        font0: true,
+        ..Style::default()
+    };
+    assert_eq!(
+        visible_text(vec![es("div", f0, vec![x("tiny")]), e("p", vec![x("ok")])]),
+        "ok"
+    );
+}
+
+// --- R4: whitespace -----------------------------------------------------------------------
+
+#[test]
+fn r4_whitespace_collapses_and_blocks_break() {
+    let text = visible_text(vec![
+        e("h1", vec![x("  Title\n  here ")]),
+        e(
+            "p",
+            vec![x(" a   b\t\nc "), e("b", vec![x(" bold ")]), x("d")],
+        ),
+        e("div", vec![x("x"), e("br", vec![]), x("  y")]),
+        es(
+            "pre",
+            Style {
+                display: Some("block".into()),
+                white_space: Some("pre".into()),
+                ..Style::default()
+            },
+            vec![x("  keep   this\n    indent")],
+        ),
+        e("p", vec![x("ctl\u{7}\u{1b}[31m")]),
+    ]);
+    assert_eq!(
+        text,
+        "Title here\n\na b c bold d\n\nx\ny\n  keep   this\n    indent\n\nctl[31m"
+    );
+}
+
+#[test]
+fn r4_table_cells_are_tab_separated_rows_are_lines() {
+    let text = visible_text(vec![e(
+        "table",
+        vec![e(
+            "tbody",
+            vec![
+                e("tr", vec![e("td", vec![x("a")]), e("td", vec![x("b")])]),
+                e("tr", vec![e("td", vec![x("c")]), e("td", vec![x("d")])]),
+            ],
+        )],
+    )]);
+    assert_eq!(text, "a\tb\nc\td");
+}
+
+// --- P1: selection ------------------------------------------------------------------------
+
+#[test]
+fn p1_selection_is_the_visible_text_inside_the_range() {
+    let obs = page(vec![
+        e("p", vec![x("Alpha beta gamma.")]),
+        ea("p", &[("hidden", "")], vec![x("Hidden middle.")]),
+        e("p", vec![x("Delta 🦀 epsilon zeta.")]),
+    ]);
+    let obs = select(obs, "beta", "🦀 epsilon");
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "beta gamma.\n\nDelta 🦀 epsilon");
+    assert_eq!(r.pointed.how, How::Selection);
+}
+
+#[test]
+fn p1_selection_with_element_anchors() {
+    let mut obs = page(vec![
+        e("p", vec![x("One")]),
+        e("p", vec![x("Two")]),
+        e("p", vec![x("Three")]),
+    ]);
+    // The second p is node … find the p elements: before p(Two), after p(Three).
+    let two = text_node(&obs, "Two") as usize;
+    let p_two = obs
+        .nodes
+        .iter()
+        .position(|n| n.kids.contains(&(two as u32)))
+        .unwrap();
+    obs.selection = Some(Selection {
+        start: Anchor {
+            node: p_two as u32,
+            offset: 0,
+        },
+        end: Anchor {
+            node: p_two as u32,
+            offset: 1,
+        },
+    });
+    assert_eq!(reading(&obs).pointed.text, "Two");
+}
+
+#[test]
+fn p1_selection_of_only_hidden_text_points_at_nothing() {
+    let obs = page(vec![
+        e("p", vec![x("Shown")]),
+        ea("p", &[("hidden", "")], vec![x("Hidden")]),
+    ]);
+    let obs = select(obs, "Hidden", "Hidden");
+    assert!(matches!(
+        build_reading(&obs, "2026-11-29T00:00:00Z"),
+        Err(ContentError::NothingPointed)
+    ));
+}
+
+// --- P2: drop -----------------------------------------------------------------------------
+
+#[test]
+fn p2_drop_points_at_the_whole_nearest_block() {
+    let obs = page(vec![
+        e("p", vec![x("Before.")]),
+        e(
+            "p",
+            vec![
+                x("The "),
+                e("em", vec![x("dropped")]),
+                x(" paragraph, in full."),
+            ],
+        ),
+        e(
+            "ul",
+            vec![e("li", vec![x("Item "), e("a", vec![x("link")])])],
+        ),
+    ]);
+    assert_eq!(
+        reading(&drop_on(obs.clone(), "dropped")).pointed.text,
+        "The dropped paragraph, in full."
+    );
+    assert_eq!(reading(&drop_on(obs, "link")).pointed.text, "Item link");
+}
+
+#[test]
+fn p2_drop_uses_the_recorded_display_not_the_tag() {
+    // A span laid out as a block is a block; a div laid out inline is not.
+    let obs = page(vec![e(
+        "div",
+        vec![
+            x("Outer "),
+            es("div", disp("inline"), vec![x("inline div")]),
+            es("span", disp("block"), vec![x("block span")]),
+        ],
+    )]);
+    assert_eq!(
+        reading(&drop_on(obs.clone(), "inline div")).pointed.text,
+        "Outer inline div\nblock span"
+    );
+    assert_eq!(
+        reading(&drop_on(obs, "block span")).pointed.text,
+        "block span"
+    );
+}
+
+#[test]
+fn p2_drop_with_only_an_element_and_a_caret_outside_it() {
+    let mut obs = page(vec![e("p", vec![x("First")]), e("p", vec![x("Second")])]);
+    let first = text_node(&obs, "First");
+    let second = text_node(&obs, "Second") as usize;
+    let p2 = obs
+        .nodes
+        .iter()
+        .position(|n| n.kids.contains(&(second as u32)))
+        .unwrap();
+    obs.how = How::Drop;
+    // The caret snapped to another paragraph than the element under the point: the element wins.
+    obs.point = Some(Point {
+        caret: Some(Anchor {
+            node: first,
+            offset: 0,
+        }),
+        element: Some(p2 as u32),
+    });
+    assert_eq!(reading(&obs).pointed.text, "Second");
+}
+
+#[test]
+fn p2_drop_on_nothing_visible_is_an_error() {
+    let mut obs = page(vec![e("p", vec![x("Text")])]);
+    obs.how = How::Drop;
+    obs.point = None;
+    assert!(matches!(
+        build_reading(&obs, "2026-11-29T00:00:00Z"),
+        Err(ContentError::NothingPointed)
+    ));
+}
+
+// --- P3: the pointed text's cap -----------------------------------------------------------
+
+#[test]
+fn p3_pointed_text_over_its_cap_is_cut_around_the_drop_and_marked() {
+    let long = "word ".repeat(40_000); // 200 000 bytes
+    let obs = page(vec![e("p", vec![x(&long), x("MARK here "), x(&long)])]);
+    let r = reading(&drop_on(obs, "MARK"));
+    assert!(r.pointed.text.len() <= POINTED_MAX_BYTES);
+    assert!(r.pointed.text.contains("MARK here"));
+    assert_eq!(r.truncated, Some(true));
+    assert!(serde_json::to_vec(&r).unwrap().len() <= READING_MAX_BYTES);
+}
+
+#[test]
+fn p3_pointed_text_under_its_cap_is_whole() {
+    let obs = page(vec![e("p", vec![x("Short and whole.")])]);
+    let r = reading(&drop_on(obs, "Short"));
+    assert_eq!(r.pointed.text, "Short and whole.");
+    assert_eq!(r.truncated, None);
+}
+
+// --- Targets ------------------------------------------------------------------------------
+
+#[test]
+fn targets_valid_kept_invalid_dropped_nearest_first_deduplicated() {
+    let obs = page(vec![ea(
+        "section",
+        &[("data-focus", "invoice:inv_7")],
+        vec![ea(
+            "div",
+            &[("data-focus", "Bad Kind:x")],
+            vec![ea(
+                "p",
+                &[
+                    ("data-focus", "customer:cus_42"),
+                    ("data-focus-part", "address"),
+                ],
+                vec![ea(
+                    "span",
+                    &[
+                        ("data-focus", "figure:"),
+                        ("data-focus-params", "{\"month\":\"2026-03\"}"),
+                    ],
+                    vec![ea(
+                        "b",
+                        &[
+                            ("data-focus", "figure:"),
+                            ("data-focus-params", "{\"amount\":\"12\"}"),
+                        ],
+                        vec![ea(
+                            "i",
+                            &[("data-focus", "invoice:inv_7")],
+                            vec![x("Pointed")],
+                        )],
+                    )],
+                )],
+            )],
+        )],
+    )]);
+    let r = reading(&drop_on(obs, "Pointed"));
+    let got: Vec<(String, Option<String>, Option<String>)> = r
+        .pointed
+        .targets
+        .iter()
+        .map(|t| (t.kind.clone(), t.id.clone(), t.part.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("invoice".into(), Some("inv_7".into()), None),
+            ("figure".into(), None, None),
+            (
+                "customer".into(),
+                Some("cus_42".into()),
+                Some("address".into())
+            ),
+        ]
+    );
+}
+
+#[test]
+fn targets_within_a_selection_and_not_in_hidden_duplicates() {
+    let obs = page(vec![
+        e(
+            "p",
+            vec![
+                x("See "),
+                ea("a", &[("data-focus", "order:o_1")], vec![x("order one")]),
+                x(" and "),
+                ea("a", &[("data-focus", "order:o_2")], vec![x("order two")]),
+                x(" end."),
+            ],
+        ),
+        ea(
+            "p",
+            &[("hidden", ""), ("data-focus", "order:o_hidden")],
+            vec![x("dup")],
+        ),
+    ]);
+    let r = reading(&select(obs, "See", "end."));
+    let ids: Vec<_> = r
+        .pointed
+        .targets
+        .iter()
+        .map(|t| t.id.clone().unwrap())
+        .collect();
+    assert_eq!(ids, vec!["o_1", "o_2"]);
+}
+
+#[test]
+fn targets_are_capped() {
+    let kids = (0..40)
+        .map(|i| {
+            ea(
+                "span",
+                &[("data-focus", &format!("row:r{i}"))],
+                vec![x(&format!("r{i} "))],
+            )
+        })
+        .collect();
+    let obs = page(vec![e("p", kids)]);
+    let r = reading(&select(obs, "r0", "r39"));
+    assert_eq!(r.pointed.targets.len(), focus::MAX_TARGETS);
+}
+
+// --- H1: headings -------------------------------------------------------------------------
+
+#[test]
+fn h1_heading_path_is_the_outline_before_the_pointed_text() {
+    let obs = page(vec![
+        e("h1", vec![x("Guide")]),
+        e("h2", vec![x("Intro")]),
+        e("p", vec![x("intro text")]),
+        e("h2", vec![x("Install")]),
+        ea("h3", &[("hidden", "")], vec![x("Hidden heading")]),
+        ea(
+            "div",
+            &[("role", "heading"), ("aria-level", "3")],
+            vec![x("Linux")],
+        ),
+        e("p", vec![x("Pointed paragraph")]),
+        e("h3", vec![x("Windows")]),
+    ]);
+    let r = reading(&drop_on(obs.clone(), "Pointed"));
+    assert_eq!(r.context.headings, vec!["Guide", "Install", "Linux"]);
+    // Pointing at a heading gives the path above it.
+    let r = reading(&drop_on(obs, "Windows"));
+    assert_eq!(r.context.headings, vec!["Guide", "Install"]);
+}
+
+// --- C1: context --------------------------------------------------------------------------
+
+#[test]
+fn c1_context_is_capped_and_cut_at_word_boundaries() {
+    let before = "alpha ".repeat(300);
+    let after = "omega ".repeat(300);
+    let obs = page(vec![
+        e("p", vec![x(&before)]),
+        e("p", vec![x("Target")]),
+        e("p", vec![x(&after)]),
+    ]);
+    let r = reading(&drop_on(obs, "Target"));
+    assert!(r.context.before.chars().count() <= CONTEXT_CHARS);
+    assert!(r.context.after.chars().count() <= CONTEXT_CHARS);
+    assert!(r.context.before.starts_with("alpha") && r.context.before.ends_with("alpha"));
+    assert!(r.context.after.starts_with("omega") && r.context.after.ends_with("omega"));
+}
+
+// --- M1–M4: main text ---------------------------------------------------------------------
+
+fn para(s: &str) -> T {
+    e("p", vec![x(s)])
+}
+
+#[test]
+fn m1_main_element_wins_and_m3_noise_inside_is_cut() {
+    let obs = page(vec![
+        ea(
+            "nav",
+            &[("class", "site-nav")],
+            vec![para("Home, About, Contact, Blog, Shop, Careers")],
+        ),
+        e(
+            "main",
+            vec![
+                para(
+                    "The first paragraph of the article, long enough to count, with commas, many.",
+                ),
+                ea("nav", &[], vec![para("Breadcrumbs inside main")]),
+                para("The second paragraph of the article is here."),
+            ],
+        ),
+        e("footer", vec![para("Copyright, legal, privacy, terms")]),
+    ]);
+    let r = reading(&drop_on(obs, "second paragraph"));
+    let main = r.page_text.unwrap();
+    assert!(main.starts_with("The first paragraph"), "{main}");
+    assert!(main.contains("The second paragraph"));
+    assert!(!main.contains("Breadcrumbs"));
+    assert!(!main.contains("Home, About"));
+    assert!(!main.contains("Copyright"));
+}
+
+#[test]
+fn m2_scoring_prefers_the_prose_over_link_lists() {
+    let prose =
+        "This sentence, which has commas, is real prose, and it goes on for a while to count.";
+    let obs = page(vec![
+        ea(
+            "div",
+            &[("class", "sidebar")],
+            (0..10)
+                .map(|i| {
+                    e(
+                        "p",
+                        vec![e(
+                            "a",
+                            vec![x(&format!("Link number {i}, with a long title"))],
+                        )],
+                    )
+                })
+                .collect(),
+        ),
+        ea(
+            "div",
+            &[("class", "post-body")],
+            (0..5).map(|_| para(prose)).collect(),
+        ),
+    ]);
+    let r = reading(&drop_on(obs, "Link number 3"));
+    let main = r.page_text.unwrap();
+    assert!(main.starts_with("This sentence"), "{main}");
+    assert!(!main.contains("Link number"));
+}
+
+#[test]
+fn m4_no_candidate_falls_back_to_the_body() {
+    let obs = page(vec![e("span", vec![x("tiny")])]);
+    let r = reading(&select(obs, "tiny", "tiny"));
+    assert_eq!(r.page_text.as_deref(), Some("tiny"));
+}
+
+#[test]
+fn reading_fits_its_cap_and_says_when_the_main_text_was_cut() {
+    let prose = "Lorem ipsum dolor sit amet, \"quoted\" and \\ slashes, consectetur adipiscing. ";
+    let body: Vec<T> = (0..8000).map(|_| para(prose)).collect();
+    let obs = page(body);
+    let r = reading(&drop_on(obs, "Lorem"));
+    let len = serde_json::to_vec(&r).unwrap().len();
+    assert!(len <= READING_MAX_BYTES, "{len}");
+    assert!(
+        len > READING_MAX_BYTES - 1024,
+        "the main text should fill the room: {len}"
+    );
+    assert_eq!(r.truncated, Some(true));
+}
+
+#[test]
+fn collector_truncation_is_passed_on() {
+    let mut obs = page(vec![para("Some text")]);
+    obs.truncated = true;
+    assert_eq!(reading(&drop_on(obs, "Some")).truncated, Some(true));
+}
+
+// --- U1, U2: page facts -------------------------------------------------------------------
+
+#[test]
+fn u1_only_http_urls_and_credentials_are_removed() {
+    for bad in [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "data:text/html,x",
+        "not a url",
+        "chrome://settings",
+    ] {
+        let mut obs = drop_on(page(vec![para("x")]), "x");
+        obs.url = bad.into();
+        assert!(
+            matches!(build_reading(&obs, "t"), Err(ContentError::BadUrl)),
+            "{bad}"
+        );
+    }
+    let mut obs = drop_on(page(vec![para("x")]), "x");
+    obs.url = "https://user:pw@example.com/p?q=1#f".into();
+    assert_eq!(reading(&obs).url, "https://example.com/p?q=1#f");
+}
+
+#[test]
+fn u2_title_and_lang_are_cleaned() {
+    let mut obs = drop_on(page(vec![para("x")]), "x");
+    obs.title = format!("  A\u{0}\u{7}  title\n\n{}", "z".repeat(2000));
+    obs.lang = Some("en-GB".into());
+    let r = reading(&obs);
+    assert!(r.title.starts_with("A title z"));
+    assert_eq!(r.title.chars().count(), TITLE_MAX_CHARS);
+    assert_eq!(r.lang.as_deref(), Some("en-GB"));
+    obs.lang = Some("<script>".into());
+    assert_eq!(reading(&obs).lang, None);
+    obs.lang = None; // falls back to the root's lang attribute
+    assert_eq!(reading(&obs).lang.as_deref(), Some("en"));
+}
+
+// --- Malformed and hostile input ----------------------------------------------------------
+
+fn err(obs: &Observation) -> ContentError {
+    build_reading(obs, "2026-11-29T00:00:00Z").unwrap_err()
+}
+
+#[test]
+fn malformed_observations_are_errors_not_panics() {
+    let base = drop_on(page(vec![para("x")]), "x");
+
+    let mut o = base.clone();
+    o.nodes[0].kids.push(9999);
+    assert!(
+        matches!(err(&o), ContentError::Malformed(_)),
+        "child out of range"
+    );
+
+    let mut o = base.clone();
+    let k = o.nodes[0].kids[0];
+    o.nodes[0].kids.push(k);
+    assert!(matches!(err(&o), ContentError::Malformed(_)), "two parents");
+
+    let mut o = base.clone();
+    let last = o.nodes.len() - 2;
+    o.nodes[last].tag = Some("b".into());
+    o.nodes[last].text = None;
+    o.nodes[last].kids = vec![0];
+    assert!(
+        matches!(err(&o), ContentError::Malformed(_)),
+        "cycle through the root"
+    );
+
+    let mut o = base.clone();
+    o.nodes.push(Node {
+        tag: Some("a".into()),
+        kids: vec![o.nodes.len() as u32],
+        ..Node::default()
+    });
+    o.point = Some(Point {
+        caret: None,
+        element: Some(o.nodes.len() as u32 - 1),
+    });
+    assert!(
+        matches!(err(&o), ContentError::Malformed(_)),
+        "self cycle, detached"
+    );
+
+    let mut o = base.clone();
+    o.point.as_mut().unwrap().caret.as_mut().unwrap().offset = 50;
+    assert!(
+        matches!(err(&o), ContentError::Malformed(_)),
+        "offset past the text"
+    );
+
+    let mut o = base.clone();
+    o.nodes[0].text = Some("both".into());
+    assert!(
+        matches!(err(&o), ContentError::Malformed(_)),
+        "tag and text"
+    );
+
+    let mut o = base.clone();
+    o.v = 2;
+    assert!(matches!(err(&o), ContentError::UnsupportedVersion(2)));
+
+    let mut o = base.clone();
+    o.nodes[0]
+        .attrs
+        .insert("class".into(), "x".repeat(observation::MAX_ATTR_BYTES + 1));
+    assert!(matches!(err(&o), ContentError::TooLarge(_)));
+
+    assert!(matches!(
+        build_reading(&base, "bad time\n"),
+        Err(ContentError::BadTimestamp)
+    ));
+    assert!(matches!(
+        Observation::from_json("{\"v\":1"),
+        Err(ContentError::Malformed(_))
+    ));
+    assert!(matches!(
+        Observation::from_json("[]"),
+        Err(ContentError::Malformed(_))
+    ));
+}
+
+#[test]
+fn oversized_observations_are_refused() {
+    let mut o = page(vec![para("x")]);
+    o.nodes.extend((0..observation::MAX_NODES).map(|_| Node {
+        text: Some(String::new()),
+        ..Node::default()
+    }));
+    assert!(matches!(err(&o), ContentError::TooLarge(_)));
+    let mut o = page(vec![para("x")]);
+    o.nodes.push(Node {
+        text: Some("x".repeat(observation::MAX_TEXT_BYTES + 1)),
+        ..Node::default()
+    });
+    assert!(matches!(err(&o), ContentError::TooLarge(_)));
+}
+
+// --- Bounded work -------------------------------------------------------------------------
+
+#[test]
+fn deep_nesting_does_not_overflow_the_stack() {
+    // 50 000 nested divs: every walk is iterative.
+    let mut nodes = vec![Node {
+        tag: Some("html".into()),
+        kids: vec![1],
+        ..Node::default()
+    }];
+    let depth = 50_000u32;
+    for i in 1..depth {
+        nodes.push(Node {
+            tag: Some("div".into()),
+            kids: vec![i + 1],
+            ..Node::default()
+        });
+    }
+    nodes.push(Node {
+        text: Some("deep text".into()),
+        ..Node::default()
+    });
+    let obs = Observation {
+        v: 1,
+        url: "https://example.com/".into(),
+        title: String::new(),
+        lang: None,
+        how: How::Drop,
+        root: 0,
+        point: Some(Point {
+            caret: Some(Anchor {
+                node: depth,
+                offset: 2,
+            }),
+            element: None,
+        }),
+        nodes,
+        selection: None,
+        truncated: false,
+    };
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "deep text");
+}
+
+#[test]
+fn a_large_observation_stays_bounded() {
+    // 30 000 nodes and ~2 MB of text, the collector's caps: the reading still fits.
+    let line = "Some visible text, with commas, of a fair length for scoring purposes. ".repeat(4);
+    let body: Vec<T> = (0..10_000)
+        .map(|i| e("div", vec![e("p", vec![x(&format!("{i} {line}"))])]))
+        .collect();
+    let obs = drop_on(page(body), "5000 Some");
+    assert!(obs.nodes.len() >= 30_000);
+    let r = reading(&obs);
+    assert!(r.pointed.text.starts_with("5000 Some"));
+    assert!(serde_json::to_vec(&r).unwrap().len() <= READING_MAX_BYTES);
+    assert_eq!(r.truncated, Some(true));
+}
+
+#[test]
+fn observation_json_round_trips_in_its_documented_shape() {
+    let raw = r#"{
+      "v": 1, "url": "https://example.com/", "title": "T", "lang": "en", "how": "drop",
+      "root": 0,
+      "nodes": [
+        {"tag": "html", "kids": [1]},
+        {"tag": "body", "style": {"display": "block"}, "kids": [2, 4]},
+        {"tag": "p", "attrs": {"data-focus": "doc:d1"}, "style": {"display": "block"}, "kids": [3]},
+        {"text": "Hello there"},
+        {"tag": "script", "attrs": {"type": "application/json"}}
+      ],
+      "point": {"caret": {"node": 3, "offset": 2}, "element": 2},
+      "truncated": false
+    }"#;
+    let obs = Observation::from_json(raw).unwrap();
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "Hello there");
+    assert_eq!(r.pointed.targets[0].id.as_deref(), Some("d1"));
+    assert_eq!(r.lang.as_deref(), Some("en"));
+}
