@@ -1,10 +1,48 @@
 //! The APC standard 0.7.0 in pure Rust: constants, wire types, the focus grammar, `apc.json`,
-//! the hub's naming rules and the page app link. No web-sys: it builds and tests natively and for
-//! wasm32-unknown-unknown, and every other crate takes its rules from here.
+//! the hub's naming rules, the drag payload, the extension's own notes and the page app link.
+//! No web-sys: it builds and tests natively and for wasm32-unknown-unknown, and every other crate
+//! takes its rules from here.
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`types`] | wire types of the channels (`FocusTarget`, `FocusPayload`, `ViewPayload`, …) |
+//! | [`target`] | the focus grammar: `parse_params`, `parse_target`, `canonical_target`, attributes |
+//! | [`manifest`] | `apc.json`: `parse_apc_manifest`, `declares_mcp_url`, `url_on_origin`, versions |
+//! | [`core_rules`] | core tools and keys, profiles, revoke, mobile, `apc_link` |
+//! | [`drag`] | the drag payload and its checked parser |
+//! | [`hub_naming`] | an unverified app's id from its host, `<app>__<tool>` |
+//! | [`host`] | `display_host`: how a domain is shown to a person |
+//! | [`notes`] | the extension's notes for a drop on a page it cannot pair |
+//! | [`page_link`] | the page app link between the extension and a hub |
+//! | [`conformance`] | the standard's functions by their JavaScript names, for differential tests |
+//! | [`js`] | the JavaScript semantics the rules lean on |
 
+pub mod conformance;
+pub mod core_rules;
+pub mod drag;
+pub mod host;
+pub mod hub_naming;
+pub mod js;
+pub mod manifest;
+pub mod notes;
 pub mod page_link;
+pub mod target;
 pub mod types;
 
+pub use core_rules::*;
+pub use drag::{parse_drag_payload, DragPayload, DragPayloadError, APC_DRAG_MIME};
+pub use host::display_host;
+pub use hub_naming::{app_id_for_host, app_tool_name, AppIdError, ToolNameError};
+pub use manifest::{
+    compare_standard, could_not_check_note, declares_mcp_url, direct_only_note, parse_apc_manifest,
+    url_on_origin, ApcJsonRefusal, ApcManifest, ApcRole, ManifestError, APC_DEFAULT_MCP_PATH,
+    APC_JSON_MAX_BYTES, APC_JSON_PATH, APC_ROLES,
+};
+pub use notes::{page_could_not_check_note, page_direct_only_note, ExtensionNote};
+pub use target::{
+    canonical_target, focus_attrs, parse_focus_attrs, parse_params, parse_target, FocusAttrs,
+    PARAMS_MAX_BYTES, PART_RE,
+};
 pub use types::*;
 
 /// The version of the APC standard this crate implements.

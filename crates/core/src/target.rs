@@ -1,0 +1,414 @@
+//! The focus grammar (APC 0.1.0, "Target and focus"): what a target may name (`kind`, `id`,
+//! `part`, key-only `params`), its one canonical string, and the three DOM attributes a pointable
+//! element carries. Inputs that come from a page or the wire are `serde_json::Value`s: anything
+//! malformed is `None`, never a panic.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::js;
+use crate::types::{FocusParams, FocusTarget, KeyValue};
+
+/// The part grammar (`PART_RE`), as a pattern; `is_part` checks it.
+pub const PART_RE: &str = r"^[a-z][a-z0-9_]{0,31}(:[A-Za-z0-9_.|:-]{1,80})?$";
+/// The most bytes the compact JSON of a target's params may take.
+pub const PARAMS_MAX_BYTES: usize = 1024;
+/// The most tokens in one param's list.
+pub const PARAM_LIST_MAX: usize = 20;
+
+fn all_of(s: &str, min: usize, max: usize, ok: impl Fn(u8) -> bool) -> bool {
+    (min..=max).contains(&s.len()) && s.bytes().all(ok)
+}
+
+/// `[a-z][a-z0-9_]{0,31}`: a kind, a param key, and the head of a part.
+pub fn is_kind(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+        && all_of(s, 1, 32, |b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'
+        })
+}
+
+/// A param key follows the kind grammar.
+pub fn is_param_key(s: &str) -> bool {
+    is_kind(s)
+}
+
+/// `[A-Za-z0-9_.:-]{1,80}`: a row id.
+pub fn is_id(s: &str) -> bool {
+    all_of(s, 1, 80, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
+    })
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'|' | b'-')
+}
+
+/// `PART_RE`: a kind-like head, then optionally `:` and 1 to 80 token characters.
+pub fn is_part(s: &str) -> bool {
+    match s.split_once(':') {
+        None => is_kind(s),
+        Some((head, tail)) => is_kind(head) && all_of(tail, 1, 80, is_token_char),
+    }
+}
+
+/// A bare number (`[-+]?\d+(\.\d+)?`): an amount, never a key.
+pub fn is_bare_number(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let (int, frac) = match s.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (s, None),
+    };
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    digits(int) && frac.is_none_or(digits)
+}
+
+/// A param value token: 1 to 80 of `[A-Za-z0-9_.:|-]`, and not a bare number (months pass).
+pub fn is_token(s: &str) -> bool {
+    all_of(s, 1, 80, is_token_char) && !is_bare_number(s)
+}
+
+fn token(v: &Value) -> Option<String> {
+    v.as_str().filter(|s| is_token(s)).map(str::to_owned)
+}
+
+/// Key-only params: an object of string tokens or lists of 1 to 20 of them, at most
+/// `PARAMS_MAX_BYTES` of compact JSON. `None` for null, and for anything else that is wrong.
+pub fn parse_params(raw: &Value) -> Option<FocusParams> {
+    let map = raw.as_object()?;
+    let mut out = FocusParams::new();
+    for key in js::own_keys(map) {
+        if !is_param_key(key) {
+            return None;
+        }
+        let value = match &map[key] {
+            Value::Array(items) => {
+                if items.is_empty() || items.len() > PARAM_LIST_MAX {
+                    return None;
+                }
+                KeyValue::Many(items.iter().map(token).collect::<Option<_>>()?)
+            }
+            other => KeyValue::One(token(other)?),
+        };
+        out.insert(key.clone(), value);
+    }
+    let bytes = serde_json::to_string(&out).ok()?.len();
+    (bytes <= PARAMS_MAX_BYTES).then_some(out)
+}
+
+/// `null`, `undefined` or `""`: an absent id or part.
+fn absent(v: Option<&Value>) -> bool {
+    js::is_nullish(v) || v.and_then(Value::as_str) == Some("")
+}
+
+/// A valid target, or `None`. It names a row (`id`), a computation (`params`), or both.
+/// `raw` is the object a page or the wire gave; anything but an object is `None`.
+pub fn parse_target(raw: &Value) -> Option<FocusTarget> {
+    let get = |k: &str| raw.as_object().and_then(|m| m.get(k));
+    let kind = get("kind")?.as_str().filter(|k| is_kind(k))?.to_owned();
+    let id = match get("id") {
+        v if absent(v) => None,
+        v => Some(v?.as_str().filter(|s| is_id(s))?.to_owned()),
+    };
+    let part = match get("part") {
+        v if absent(v) => None,
+        v => Some(v?.as_str().filter(|s| is_part(s))?.to_owned()),
+    };
+    let params = match get("params") {
+        v if js::is_nullish(v) => None,
+        v => Some(parse_params(v?)?),
+    };
+    if id.is_none() && params.is_none() {
+        return None;
+    }
+    Some(FocusTarget {
+        kind,
+        id,
+        part,
+        params,
+    })
+}
+
+/// Where a character of a param key sorts under the root collation `localeCompare` uses:
+/// punctuation before digits before letters, letters by their lower case first.
+fn collation_weight(c: char) -> (u32, u32) {
+    const PUNCT: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+    if let Some(i) = PUNCT.find(c) {
+        return (i as u32, 0);
+    }
+    let base = PUNCT.len() as u32;
+    match c {
+        '0'..='9' => (base + c as u32 - '0' as u32, 0),
+        'a'..='z' => (base + 10 + c as u32 - 'a' as u32, 0),
+        'A'..='Z' => (base + 10 + c as u32 - 'A' as u32, 1),
+        _ => (0x1_0000 + c as u32, 0),
+    }
+}
+
+/// `a.localeCompare(b)` for param keys (`[a-z][a-z0-9_]*`, where `_` sorts before digits and
+/// letters), extended to ASCII by the same root order.
+pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
+    let primary = |s: &str| s.chars().map(|c| collation_weight(c).0).collect::<Vec<_>>();
+    let tertiary = |s: &str| s.chars().map(|c| collation_weight(c).1).collect::<Vec<_>>();
+    primary(a)
+        .cmp(&primary(b))
+        .then_with(|| tertiary(a).cmp(&tertiary(b)))
+}
+
+/// `Object.entries(value)` of a JSON value: an object's own properties, an array's or a string's
+/// indices, nothing for other values.
+fn entries(value: &Value) -> Vec<(String, Value)> {
+    match value {
+        Value::Object(map) => js::own_keys(map)
+            .into_iter()
+            .map(|k| (k.clone(), map[k].clone()))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i.to_string(), v.clone()))
+            .collect(),
+        Value::String(s) => s
+            .chars()
+            .enumerate()
+            .map(|(i, c)| (i.to_string(), Value::String(c.to_string())))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The canonical string of any JSON target (as `canonical_target`); a non-object names nothing.
+pub fn canonical_target_json(target: &Value) -> String {
+    let get = |k: &str| {
+        target
+            .as_object()
+            .and_then(|m| m.get(k))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let params = target.as_object().and_then(|m| m.get("params"));
+    let params = if js::truthy(params) {
+        let mut sorted = entries(params.unwrap_or(&Value::Null));
+        sorted.sort_by(|(a, _), (b, _)| locale_compare(a, b));
+        Value::Object(sorted.into_iter().collect())
+    } else {
+        Value::Null
+    };
+    js::stringify(&Value::Array(vec![
+        get("kind"),
+        get("id"),
+        get("part"),
+        params,
+    ]))
+}
+
+/// One string per target, whatever the order of its params: `[kind, id, part, params]` as JSON,
+/// params sorted by key.
+pub fn canonical_target(target: &FocusTarget) -> String {
+    canonical_target_json(&serde_json::to_value(target).unwrap_or(Value::Null))
+}
+
+/// The three DOM attributes a pointable element carries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FocusAttrs {
+    #[serde(rename = "data-focus")]
+    pub data_focus: String,
+    #[serde(
+        rename = "data-focus-part",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub data_focus_part: Option<String>,
+    #[serde(
+        rename = "data-focus-params",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub data_focus_params: Option<String>,
+}
+
+/// The attributes of any JSON target (as `focus_attrs`): `data-focus` is `kind:id`, the other two
+/// only when `part` and `params` are set.
+pub fn focus_attrs_json(target: &Value) -> Map<String, Value> {
+    let get = |k: &str| target.as_object().and_then(|m| m.get(k));
+    let id = match get("id") {
+        v if js::is_nullish(v) => String::new(),
+        v => js::to_string(v),
+    };
+    let mut attrs = Map::new();
+    attrs.insert(
+        "data-focus".into(),
+        Value::String(format!("{}:{id}", js::to_string(get("kind")))),
+    );
+    if js::truthy(get("part")) {
+        attrs.insert("data-focus-part".into(), get("part").cloned().into());
+    }
+    if let Some(params) = get("params").filter(|p| js::truthy(Some(p))) {
+        attrs.insert("data-focus-params".into(), js::stringify(params).into());
+    }
+    attrs
+}
+
+/// The attributes that mark an element as pointing at `target`.
+pub fn focus_attrs(target: &FocusTarget) -> FocusAttrs {
+    let value = serde_json::to_value(target).unwrap_or(Value::Null);
+    let attrs = focus_attrs_json(&value);
+    let text = |k: &str| attrs.get(k).and_then(Value::as_str).map(str::to_owned);
+    FocusAttrs {
+        data_focus: text("data-focus").unwrap_or_default(),
+        data_focus_part: text("data-focus-part"),
+        data_focus_params: text("data-focus-params"),
+    }
+}
+
+/// A target read from an element's attributes: `focus` is `kind:id` (the id may be empty when
+/// params name the target), `part` as is, `params` as JSON text. `None` when anything is wrong.
+pub fn parse_focus_attrs(
+    focus: Option<&str>,
+    part: Option<&str>,
+    params: Option<&str>,
+) -> Option<FocusTarget> {
+    let part = part.map(|p| Value::String(p.to_owned()));
+    let params = params.map(|p| Value::String(p.to_owned()));
+    parse_focus_attrs_json(focus?, part.as_ref(), params.as_ref())
+}
+
+/// `parse_focus_attrs` with `part` and `params` as the JSON values a caller held (`params` is
+/// read as JSON text when truthy, `part` goes to `parse_target` as is).
+pub fn parse_focus_attrs_json(
+    focus: &str,
+    part: Option<&Value>,
+    params: Option<&Value>,
+) -> Option<FocusTarget> {
+    let colon = focus.find(':').filter(|&i| i >= 1)?;
+    let parsed_params = if js::truthy(params) {
+        serde_json::from_str::<Value>(&js::to_string(params)).ok()?
+    } else {
+        Value::Null
+    };
+    let mut raw = Map::new();
+    raw.insert("kind".into(), focus[..colon].into());
+    raw.insert("id".into(), focus[colon + 1..].into());
+    if let Some(part) = part {
+        raw.insert("part".into(), part.clone());
+    }
+    raw.insert("params".into(), parsed_params);
+    parse_target(&Value::Object(raw))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn params(v: Value) -> Option<Value> {
+        parse_params(&v).map(|p| serde_json::to_value(p).unwrap())
+    }
+
+    /// 0.1.0 "params carries keys only": a bare number is an amount and is refused; months pass.
+    #[test]
+    fn bare_numbers_refused_months_pass() {
+        assert_eq!(params(json!({"n": "12"})), None);
+        assert_eq!(params(json!({"n": "-1.5"})), None);
+        assert_eq!(params(json!({"n": "+3"})), None);
+        assert_eq!(
+            params(json!({"month": "2026-03"})),
+            Some(json!({"month": "2026-03"}))
+        );
+        assert_eq!(params(json!({"v": "1.2.3"})), Some(json!({"v": "1.2.3"})));
+        assert_eq!(params(json!({"n": 12})), None);
+    }
+
+    /// 0.1.0: lists of at most 20 tokens, none empty.
+    #[test]
+    fn twenty_item_lists() {
+        let list = |n: usize| (0..n).map(|i| format!("t{i}")).collect::<Vec<_>>();
+        assert!(params(json!({ "ids": list(20) })).is_some());
+        assert_eq!(params(json!({ "ids": list(21) })), None);
+        assert_eq!(params(json!({ "ids": [] })), None);
+        assert_eq!(params(json!({ "ids": ["a", 1] })), None);
+    }
+
+    /// 0.1.0: params fit in 1 KB of compact JSON (`PARAMS_MAX_BYTES`).
+    #[test]
+    fn one_kib_cap() {
+        // A token is at most 80 characters, so fill with several keys, then size the last one.
+        let mut map = Map::new();
+        let mut n = 0;
+        while serde_json::to_string(&map).unwrap().len() < 1024 - 90 {
+            map.insert(format!("k{n}"), json!("y".repeat(80)));
+            n += 1;
+        }
+        let len = serde_json::to_string(&map).unwrap().len();
+        // One more key "kz" with a value sized to land exactly on 1024: ,"kz":"..." is 8 + len.
+        let fill = 1024 - len - 8;
+        let mut exact = map.clone();
+        exact.insert("kz".into(), json!("z".repeat(fill)));
+        assert_eq!(serde_json::to_string(&exact).unwrap().len(), 1024);
+        assert!(parse_params(&Value::Object(exact)).is_some());
+        let mut over = map;
+        over.insert("kz".into(), json!("z".repeat(fill + 1)));
+        assert!(parse_params(&Value::Object(over)).is_none());
+    }
+
+    /// 0.1.0: an id and params both missing is invalid; `{}` params name a computation.
+    #[test]
+    fn target_needs_id_or_params() {
+        assert_eq!(parse_target(&json!({"kind": "customer"})), None);
+        assert_eq!(parse_target(&json!({"kind": "customer", "id": ""})), None);
+        let t = parse_target(&json!({"kind": "figure", "params": {}})).unwrap();
+        assert_eq!(t.params, Some(FocusParams::new()));
+        assert_eq!(parse_target(&json!({"kind": "Customer", "id": "a"})), None);
+        assert_eq!(parse_target(&json!(null)), None);
+    }
+
+    /// 0.1.0 `PART_RE`.
+    #[test]
+    fn part_grammar() {
+        for ok in ["seats", "step:new", "a:b:c", "x_1:A.b|c-d"] {
+            assert!(is_part(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "Step",
+            ":x",
+            "step:",
+            "1a",
+            &format!("a:{}", "x".repeat(81)),
+        ] {
+            assert!(!is_part(bad), "{bad}");
+        }
+    }
+
+    /// 0.1.0 `canonicalTarget`: param order does not matter, and `_` sorts before digits.
+    #[test]
+    fn canonical_ignores_param_order() {
+        let a = parse_target(&json!({"kind": "k", "params": {"a0": "x", "a_": "y", "b": "z"}}));
+        let b = parse_target(&json!({"kind": "k", "params": {"b": "z", "a_": "y", "a0": "x"}}));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(canonical_target(&a), canonical_target(&b));
+        assert_eq!(
+            canonical_target(&a),
+            r#"["k",null,null,{"a_":"y","a0":"x","b":"z"}]"#
+        );
+    }
+
+    /// 0.1.0: `data-focus="kind:id"`, with part and params attributes when needed; and back.
+    #[test]
+    fn attrs_round_trip() {
+        let t =
+            parse_target(&json!({"kind": "invoice", "part": "total", "params": {"m": "2026-03"}}))
+                .unwrap();
+        let attrs = focus_attrs(&t);
+        assert_eq!(attrs.data_focus, "invoice:");
+        assert_eq!(attrs.data_focus_part.as_deref(), Some("total"));
+        let back = parse_focus_attrs(
+            Some(&attrs.data_focus),
+            attrs.data_focus_part.as_deref(),
+            attrs.data_focus_params.as_deref(),
+        );
+        assert_eq!(back, Some(t));
+        assert_eq!(parse_focus_attrs(Some(":x"), None, None), None);
+        assert_eq!(parse_focus_attrs(Some("a:b"), None, Some("{bad")), None);
+    }
+}
