@@ -1,0 +1,144 @@
+//! Who may call what. Every request must name this hub in `Host` (so a DNS-rebound web page cannot
+//! reach it); the MCP endpoint refuses any request that carries an `Origin` (browsers send one, MCP
+//! clients do not); the page endpoints take only extension origins; the dock page's state changes need
+//! the same origin and the page's CSRF token.
+
+use std::sync::Arc;
+
+use apc_core::page_link::{is_extension_origin, PageLinkError};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::HubError;
+use crate::secrets;
+use crate::state::Hub;
+
+/// The header the dock page's script sends its CSRF token in.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+fn header_str<'a>(headers: &'a HeaderMap, name: header::HeaderName) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The host name of a `Host` header value, without its port: `127.0.0.1`, `localhost`, `::1`.
+fn host_name(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or("");
+    }
+    host.rsplit_once(':').map_or(host, |(name, _)| name)
+}
+
+/// Whether a `Host` header names this hub: a loopback name, or one the person listens on.
+pub fn host_allowed(host: &str, extra_hosts: &[String]) -> bool {
+    let name = host_name(host).to_ascii_lowercase();
+    matches!(name.as_str(), "127.0.0.1" | "localhost" | "::1")
+        || extra_hosts.iter().any(|h| h.eq_ignore_ascii_case(&name))
+}
+
+/// Middleware: refuses a request whose `Host` is not this hub's.
+pub async fn check_host(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
+    let host = header_str(request.headers(), header::HOST)
+        .map(str::to_owned)
+        .or_else(|| request.uri().authority().map(|a| a.to_string()));
+    match host {
+        Some(host) if host_allowed(&host, &hub.extra_hosts) => next.run(request).await,
+        _ => HubError::HostRefused(
+            "This hub answers only on its own address (127.0.0.1 or localhost).".into(),
+        )
+        .into_response(),
+    }
+}
+
+/// The origin a request reached the hub at (`http://` and its `Host`), or the hub's own.
+pub fn request_origin(headers: &HeaderMap, hub: &Hub) -> String {
+    match header_str(headers, header::HOST) {
+        Some(host) if host_allowed(host, &hub.extra_hosts) => format!("http://{host}"),
+        _ => hub.origin.clone(),
+    }
+}
+
+/// The request's `Origin`, if it has one.
+pub fn origin_of(headers: &HeaderMap) -> Option<&str> {
+    header_str(headers, header::ORIGIN)
+}
+
+/// The MCP endpoint takes no request from a browser page: any `Origin` is refused.
+pub fn check_mcp_origin(headers: &HeaderMap) -> Result<(), HubError> {
+    match origin_of(headers) {
+        None => Ok(()),
+        Some(origin) => Err(HubError::McpOriginRefused(format!(
+            "The MCP endpoint does not take requests from web pages (Origin {origin:?})."
+        ))),
+    }
+}
+
+/// The page endpoints take only a browser extension's requests; this is its origin.
+pub fn extension_origin(headers: &HeaderMap) -> Result<String, HubError> {
+    match origin_of(headers) {
+        Some(origin) if is_extension_origin(origin) => Ok(origin.to_owned()),
+        Some(origin) => Err(HubError::page(
+            PageLinkError::OriginRefused,
+            format!("Only the browser extension may call this endpoint, not {origin:?}."),
+        )),
+        None => Err(HubError::page(
+            PageLinkError::OriginRefused,
+            "Only the browser extension may call this endpoint: the request has no Origin.",
+        )),
+    }
+}
+
+/// A dock state change: same origin as the dock page (when the browser says), and its CSRF token.
+pub fn check_dock_change(headers: &HeaderMap, hub: &Hub, form_token: Option<&str>) -> Result<(), HubError> {
+    let own = request_origin(headers, hub);
+    if let Some(origin) = origin_of(headers) {
+        if origin != own {
+            return Err(HubError::CsrfRefused(format!(
+                "The dock takes changes only from its own page, not from {origin:?}."
+            )));
+        }
+    }
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        if site != "same-origin" && site != "none" {
+            return Err(HubError::CsrfRefused(
+                "The dock takes changes only from its own page.".into(),
+            ));
+        }
+    }
+    let token = headers
+        .get(CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .or(form_token)
+        .unwrap_or("");
+    if secrets::ct_eq(token.as_bytes(), hub.csrf.as_bytes()) {
+        Ok(())
+    } else {
+        Err(HubError::CsrfRefused(
+            "The dock page's token is missing or old: reload the dock page.".into(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_hosts_unless_told() {
+        assert!(host_allowed("127.0.0.1:7410", &[]));
+        assert!(host_allowed("localhost", &[]));
+        assert!(host_allowed("[::1]:7410", &[]));
+        assert!(!host_allowed("evil.example:7410", &[]));
+        assert!(!host_allowed("127.0.0.1.evil.example", &[]));
+        assert!(host_allowed("192.168.1.5:7410", &["192.168.1.5".into()]));
+    }
+
+    #[test]
+    fn mcp_refuses_any_origin() {
+        let mut h = HeaderMap::new();
+        assert!(check_mcp_origin(&h).is_ok());
+        h.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
+        assert!(check_mcp_origin(&h).is_err());
+    }
+}
