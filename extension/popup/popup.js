@@ -26,7 +26,8 @@ async function ask(request) {
   });
   try {
     const answer = await Promise.race([api.runtime.sendMessage(request), timeout]);
-    return answer ?? { ok: false, error: 'no_answer', message: 'the background answered nothing' };
+    if (answer !== null && typeof answer === 'object') return answer;
+    return { ok: false, error: 'no_answer', message: `the background answered ${JSON.stringify(answer)}` };
   } catch (error) {
     return { ok: false, error: 'no_answer', message: String(error?.message ?? error) };
   } finally {
@@ -39,6 +40,7 @@ function show(state) {
   $('status-loading').hidden = state !== 'loading';
   $('status-error').hidden = state !== 'error';
   $('standard').hidden = state !== 'ready';
+  $('status').hidden = state === 'ready';
 }
 
 function renderError(answer) {
@@ -50,7 +52,7 @@ function renderError(answer) {
 async function refresh() {
   show('loading');
   const pong = await ask({ type: 'ping' });
-  if (!pong?.ok) return renderError(pong ?? {});
+  if (pong.ok !== true) return renderError(pong);
   $('standard-version').textContent = pong.standard;
   $('extension-version').textContent = t('extensionVersionLabel', pong.version);
   show('ready');
