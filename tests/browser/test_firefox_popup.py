@@ -4,7 +4,7 @@ which answered the popup's `ping` over runtime messaging."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import extension_url
+from apc_firefox import extension_url
 
 
 def open_popup(driver):
