@@ -306,6 +306,23 @@ add("declaresMcpUrl", null, "https://app.example/mcp/a");
 add("declaresMcpUrl", null, "not a url");
 add("declaresMcpUrl", { origin: 5, mcp: { path: "/mcp/" } }, "https://app.example/mcp/a");
 
+// ---- hosts through the URL parser (IDNA, IPv4 forms, odd ports), in every function that parses URLs ----
+const hosts = ["xn--a.com", "a..com", "\uff41\uff50\uff50.example", "app.example%2e", "1.2.3.4.5", "0x7f000001", "[::ffff:1.2.3.4]", "a.com:0",
+  "a.com:65536", "\u00df.example", "fa\u00df.de", "a\u200db.com", "xn--ls8h.la", "\u2603.net", "a\u00adb.com", "%E2%98%83.net", "example.com.",
+  "app.exa\tmple", "XN--BCHER-KVA.example", "a_b.com", "-a.com", "a-.com", "ab--c.com", "xn--zca.com", "1.2.3.256", "[1::]", "a%41.com",
+  "\u0130.com", "\u01c5.com", "i\u0307.com", "x".repeat(64) + ".com", "x".repeat(63) + ".com", "xn--.com", "M\u00dcNCHEN.de", "a\u3002b.com",
+  "\u2163.com", "fo\u0338o.com", "a.xn--", "1.1", "09.1.1.1", "4294967295", "4294967296", "a.1", "1.a", "\u0430pple.com"];
+for (const h of hosts) {
+  const u = `https://${h}/x`;
+  let o;
+  try { o = new URL(u).origin; } catch { o = O; }
+  add("urlOnOrigin", u, o);
+  add("urlOnOrigin", u, "https://" + h);
+  add("parseApcManifest", { name: "N", standard: "0.5.0", origin: "https://" + h, profiles: ["dock"], mcp: { path: "/mcp/" } }, o);
+  add("parseApcManifest", { name: "N", standard: "0.5.0", origin: o, profiles: ["dock"], mcp: { path: "/mcp/" } }, o);
+  add("declaresMcpUrl", { origin: o, mcp: { path: "/" } }, u);
+}
+
 // ---- notes ----
 for (const name of ["Signals", "", "A \"quoted\" name", "Sig\u202enals", "\u{1F600}", 5, null, ["a", "b"], { a: 1 }, 1.5, 1e21, true])
   for (const fn of ["directOnlyNote", "couldNotCheckNote"]) add(fn, name);
