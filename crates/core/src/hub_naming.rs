@@ -39,6 +39,9 @@ impl AppIdError {
 /// port, each run of characters outside `[a-z0-9]` one `_`, with none at either end
 /// (`evil.example` → `evil_example`, `xn--bcher-kva.example:8443` → `xn_bcher_kva_example_8443`).
 /// It always holds a `_` and never `__`, so it never equals a verified app's id or `page`.
+/// Pass the URL's `host` as browsers give it (a default port left out): `evil.example:443` would
+/// keep its port. A trailing dot adds nothing (`evil.example.` is `evil_example`): a hub tells such
+/// origins apart by `app_id_taken`.
 pub fn app_id_for_host(host: &str) -> Result<String, AppIdError> {
     let hp = parse_host_port(host).ok_or(AppIdError::InvalidHost)?;
     let Host::Domain(domain) = hp.host else {

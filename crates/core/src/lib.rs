@@ -34,9 +34,10 @@ pub use drag::{parse_drag_payload, DragPayload, DragPayloadError, APC_DRAG_MIME}
 pub use host::display_host;
 pub use hub_naming::{app_id_for_host, app_tool_name, AppIdError, ToolNameError};
 pub use manifest::{
-    compare_standard, could_not_check_note, declares_mcp_url, direct_only_note, parse_apc_manifest,
-    url_on_origin, ApcJsonRefusal, ApcManifest, ApcRole, ManifestError, APC_DEFAULT_MCP_PATH,
-    APC_JSON_MAX_BYTES, APC_JSON_PATH, APC_ROLES,
+    check_pairing, check_pairing_without_file, compare_standard, could_not_check_note,
+    declares_mcp_url, direct_only_note, parse_apc_manifest, url_on_origin, ApcJsonRefusal,
+    ApcManifest, ApcRole, ManifestError, APC_DEFAULT_MCP_PATH, APC_JSON_MAX_BYTES, APC_JSON_PATH,
+    APC_ROLES,
 };
 pub use notes::{page_could_not_check_note, page_direct_only_note, ExtensionNote};
 pub use target::{

@@ -349,6 +349,29 @@ pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool 
         && !rest.split('/').any(|s| s == "." || s == "..")
 }
 
+/// A hub's check of a pairing against the app's manifest (0.5.0 "Pairing"): the file must list
+/// `"dock"` (`dock_not_offered`) and cover the MCP URL the app sent (`mcp_url_not_declared`).
+pub fn check_pairing(manifest: &ApcManifest, mcp_url: &str) -> Result<(), ApcJsonRefusal> {
+    if !manifest.offers(ApcRole::Dock) {
+        return Err(ApcJsonRefusal::DockNotOffered);
+    }
+    if !declares_mcp_url(manifest, mcp_url) {
+        return Err(ApcJsonRefusal::McpUrlNotDeclared);
+    }
+    Ok(())
+}
+
+/// A verified app paired with no copy of its file (it could not be reached): the operator's word
+/// covers the profiles, never the path, so the MCP URL must lie under `APC_DEFAULT_MCP_PATH` and
+/// pass every check of `declares_mcp_url_on`.
+pub fn check_pairing_without_file(origin: &str, mcp_url: &str) -> Result<(), ApcJsonRefusal> {
+    if declares_mcp_url_on(origin, APC_DEFAULT_MCP_PATH, mcp_url) {
+        Ok(())
+    } else {
+        Err(ApcJsonRefusal::McpUrlNotDeclared)
+    }
+}
+
 /// `%2f`, `%5c`, `%2e` or `%25`, in either case.
 fn has_encoded_escape(s: &str) -> bool {
     s.as_bytes().windows(3).any(|w| {
@@ -513,5 +536,27 @@ mod tests {
         assert_eq!(compare_standard("1", "1.0.0"), 0.0);
         assert!(compare_standard("x.1.0", "x.1.0").is_nan());
         assert_eq!(compare_standard("1..2", "1.0.2"), 0.0);
+    }
+    /// 0.5.0 "Pairing": no `"dock"` is `dock_not_offered`, an uncovered URL `mcp_url_not_declared`,
+    /// and without a file the path is held to `/mcp/`.
+    #[test]
+    fn pairing_checks() {
+        let direct_only = parse_apc_manifest(&app(json!(["direct"])), O).unwrap();
+        assert_eq!(
+            check_pairing(&direct_only, "https://signals.example/mcp/g"),
+            Err(ApcJsonRefusal::DockNotOffered)
+        );
+        let dock = parse_apc_manifest(&app(json!(["dock"])), O).unwrap();
+        assert_eq!(
+            check_pairing(&dock, "https://signals.example/mcp/g"),
+            Ok(())
+        );
+        assert_eq!(
+            check_pairing(&dock, "https://signals.example/other/g").map_err(|e| e.code()),
+            Err("mcp_url_not_declared")
+        );
+        assert!(check_pairing_without_file(O, "https://signals.example/mcp/g").is_ok());
+        assert!(check_pairing_without_file(O, "https://signals.example/api/g").is_err());
+        assert!(check_pairing_without_file(O, "https://signals.example/mcp/%2e%2e/g").is_err());
     }
 }
