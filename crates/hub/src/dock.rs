@@ -23,8 +23,6 @@ use crate::security::{check_dock_change, request_origin};
 use crate::state::{now, Hub};
 use crate::store::{Agent, PairingStatus};
 
-/// The MIME type of an agent's drag payload.
-pub const APC_DRAG_MIME: &str = "application/x-apc-agent"; // TODO: use apc_core::APC_DRAG_MIME
 const DOCK_MAX_BODY: usize = 4096;
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -350,3 +348,20 @@ main { max-width: 52rem; margin: 2rem auto; padding: 0 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 code { overflow-wrap: anywhere; }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_drag_carries_the_standard_type_and_payload_keys() {
+        assert!(DOCK_JS.contains(&format!("setData(\"{}\"", apc_core::APC_DRAG_MIME)));
+        assert!(DOCK_JS.contains("{ v: 1, agent: mark.dataset.agent, hub: mark.dataset.hub, ticket: mark.dataset.ticket }"));
+    }
+
+    #[test]
+    fn names_are_escaped_and_slugged() {
+        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(client_server_name("My Agent.2"), "apc-my-agent-2");
+    }
+}

@@ -2,35 +2,12 @@
 //! A grant its person revoked answers with the standard's `RevokedAnswer` instead.
 
 use apc_core::page_link::{ErrorBody, PageLinkError};
+pub use apc_core::{revoked_answer, RevokedAnswer};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::{Deserialize, Serialize};
 
 use crate::store::StoreError;
-
-/// The standard's answer to a request made with a revoked grant (HTTP 403).
-// TODO: use apc_core::RevokedAnswer / revoked_answer once core has them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RevokedAnswer {
-    pub error: String,
-    pub revoked_by: String,
-    pub revoked_at: String,
-    pub message: String,
-}
-
-/// The standard's `revokedAnswer(host, revokedAt)`.
-// TODO: use apc_core::revoked_answer once core has it.
-pub fn revoked_answer(host: &str, revoked_at: &str) -> RevokedAnswer {
-    RevokedAnswer {
-        error: "revoked".to_owned(),
-        revoked_by: host.to_owned(),
-        revoked_at: revoked_at.to_owned(),
-        message: format!(
-            "The person revoked this agent's access in the app at {host}. It does not come back: to reconnect, the person makes a new grant there."
-        ),
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {
@@ -77,7 +54,7 @@ impl HubError {
                 StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::BAD_REQUEST),
                 kind.code(),
             ),
-            Self::Revoked(_) => (StatusCode::FORBIDDEN, "revoked"),
+            Self::Revoked(_) => (StatusCode::FORBIDDEN, apc_core::REVOKED_ERROR),
             Self::HostRefused(_) => (StatusCode::FORBIDDEN, "host_refused"),
             Self::McpOriginRefused(_) => (StatusCode::FORBIDDEN, "origin_refused"),
             Self::CsrfRefused(_) => (StatusCode::FORBIDDEN, "csrf_refused"),

@@ -11,7 +11,7 @@ pub const PAGE_APP_NAME: &str = "Web page";
 
 /// The hub's name for an app's tool: `<app>__<tool>`.
 pub fn relayed_tool(app: &str, tool: &str) -> String {
-    format!("{app}__{tool}")
+    apc_core::app_tool_name(app, tool).unwrap_or_else(|_| format!("{app}__{tool}"))
 }
 
 pub fn page_app() -> AppRef {

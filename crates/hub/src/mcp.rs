@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use apc_core::{WaitForFocusResult, WaitGotFocus, WaitNoFocus};
 use apc_core::page_link::{PageReading, PAGE_APP_ID, PAGE_GET_READING_TOOL, UNTRUSTED_NOTE};
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
@@ -27,16 +28,15 @@ use tower::ServiceExt;
 
 use crate::error::HubError;
 use crate::focus::{focus_for, page_app, relayed_tool};
-use crate::security::check_mcp_origin;
+use crate::security::{check_mcp_origin, own_origins};
 use crate::state::{now, Hub};
 use crate::store::PinRow;
 
-// TODO: use apc_core::CORE_TOOLS / ATTENTION_KEY once core has them.
-pub const GET_CURRENT_VIEW: &str = "get_current_view";
-pub const WAIT_FOR_FOCUS: &str = "wait_for_focus";
+pub const GET_CURRENT_VIEW: &str = apc_core::CORE_TOOLS[0];
+pub const WAIT_FOR_FOCUS: &str = apc_core::CORE_TOOLS[1];
 pub const LIST_APP_TOOLS: &str = "list_app_tools";
 pub const CALL_APP_TOOL: &str = "call_app_tool";
-pub const ATTENTION_KEY: &str = "attention";
+use apc_core::ATTENTION_KEY;
 /// The most characters of `app` in `call_app_tool` and `list_app_tools` (the standard's 0.3.0).
 const APP_ARG_MAX: usize = 40;
 /// The most bytes of one MCP request.
@@ -73,6 +73,7 @@ impl McpServices {
                 allowed_hosts.extend(hub.extra_hosts.iter().cloned());
                 let config = StreamableHttpServerConfig::default()
                     .with_allowed_hosts(allowed_hosts)
+                    .with_allowed_origins(own_origins(&hub))
                     .enforce_origin_validation()
                     .with_max_request_body_bytes(MCP_MAX_BODY)
                     .with_sse_keep_alive(Some(Duration::from_secs(10)));
@@ -98,7 +99,7 @@ pub async fn endpoint(
     Path(secret): Path<String>,
     request: Request,
 ) -> Response {
-    if let Err(e) = check_mcp_origin(request.headers()) {
+    if let Err(e) = check_mcp_origin(request.headers(), &hub) {
         return e.into_response();
     }
     let agent = match hub.store.agent_by_secret(&secret) {
@@ -150,6 +151,14 @@ impl From<crate::store::StoreError> for ToolError {
 }
 
 type ToolResult = Result<Map<String, Value>, ToolError>;
+
+/// A wire type as the JSON object a tool result is built from.
+fn object(value: impl serde::Serialize) -> Map<String, Value> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
 
 fn schema(value: Value) -> Arc<Map<String, Value>> {
     match value {
@@ -294,25 +303,24 @@ impl AgentMcp {
                     }
                     if let Some(pin) = self.latest_pin()? {
                         self.hub.store.mark_seen(&pin.reading_id, &now())?;
-                        let mut out = Map::new();
-                        out.insert("focus".into(), json!(focus_for(&pin)));
-                        out.insert("timed_out".into(), Value::Bool(false));
-                        return Ok(out);
+                        return Ok(object(WaitForFocusResult::GotFocus(Box::new(WaitGotFocus {
+                            focus: focus_for(&pin),
+                            timed_out: false,
+                        }))));
                     }
                 }
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
-        let mut out = Map::new();
-        out.insert("focus".into(), Value::Null);
-        out.insert("timed_out".into(), Value::Bool(true));
-        out.insert(
-            "note".into(),
-            Value::String(format!(
+        // The page app does not tell whether the person's page is open: no `page_open`, no `then`.
+        Ok(object(WaitForFocusResult::NoFocus(WaitNoFocus {
+            focus: (),
+            timed_out: true,
+            page_open: None,
+            note: format!(
                 "The person pinned nothing in {timeout_s} s. Call wait_for_focus again to keep waiting."
-            )),
-        );
-        Ok(out)
+            ),
+        })))
     }
 
     fn app_arg<'a>(args: &'a Map<String, Value>, required: bool) -> Result<Option<&'a str>, ToolError> {

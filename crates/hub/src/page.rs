@@ -25,7 +25,7 @@ use crate::security::{extension_origin, origin_of, request_origin};
 use crate::state::{now, Hub, HUB_NAME};
 use crate::store::{PairingRow, PairingStatus, PinRow};
 
-pub const APC_JSON_PATH: &str = "/.well-known/apc.json"; // TODO: use apc_core::APC_JSON_PATH
+pub use apc_core::manifest::APC_JSON_PATH;
 pub const PAGE_PAIR_PATH: &str = "/page/pair";
 pub const PAGE_PIN_PATH: &str = "/page/pin";
 pub const PAGE_GRANT_PATH: &str = "/page/grant";

@@ -64,10 +64,20 @@ pub fn origin_of(headers: &HeaderMap) -> Option<&str> {
     header_str(headers, header::ORIGIN)
 }
 
-/// The MCP endpoint takes no request from a browser page: any `Origin` is refused.
-pub fn check_mcp_origin(headers: &HeaderMap) -> Result<(), HubError> {
+/// The hub's own origins: each loopback name with the hub's port (and the hosts the person allowed).
+pub fn own_origins(hub: &Hub) -> Vec<String> {
+    let port = hub.origin.rsplit_once(':').map_or("", |(_, p)| p);
+    let mut names = vec!["127.0.0.1".to_owned(), "localhost".to_owned(), "[::1]".to_owned()];
+    names.extend(hub.extra_hosts.iter().cloned());
+    names.into_iter().map(|n| format!("http://{n}:{port}")).collect()
+}
+
+/// The MCP endpoint takes no request from a web page: an `Origin` other than the hub's own is
+/// refused (MCP clients send none; the hub's own pages are the only web origin it trusts).
+pub fn check_mcp_origin(headers: &HeaderMap, hub: &Hub) -> Result<(), HubError> {
     match origin_of(headers) {
         None => Ok(()),
+        Some(origin) if own_origins(hub).iter().any(|o| o.eq_ignore_ascii_case(origin)) => Ok(()),
         Some(origin) => Err(HubError::McpOriginRefused(format!(
             "The MCP endpoint does not take requests from web pages (Origin {origin:?})."
         ))),
@@ -135,10 +145,20 @@ mod tests {
     }
 
     #[test]
-    fn mcp_refuses_any_origin() {
-        let mut h = HeaderMap::new();
-        assert!(check_mcp_origin(&h).is_ok());
-        h.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
-        assert!(check_mcp_origin(&h).is_err());
+    fn mcp_refuses_web_origins_but_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path()).unwrap();
+        let hub = Hub::new(store, "http://127.0.0.1:7410".into(), vec![]);
+        let with = |origin: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::ORIGIN, origin.parse().unwrap());
+            check_mcp_origin(&h, &hub)
+        };
+        assert!(check_mcp_origin(&HeaderMap::new(), &hub).is_ok());
+        assert!(with("http://localhost:7410").is_ok());
+        assert!(with("http://evil.example").is_err());
+        assert!(with("http://localhost:3000").is_err());
+        assert!(with("null").is_err());
+        assert!(with("chrome-extension://abcdefghijklmnopabcdefghijklmnop").is_err());
     }
 }
