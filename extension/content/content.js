@@ -1,0 +1,402 @@
+// Why this is JavaScript: browsers refuse to compile WebAssembly in a content script on any page
+// whose CSP lacks 'wasm-unsafe-eval', and a content script must work on every page. So this file is
+// the one piece of the extension that runs inside web pages, and it holds no rules: it COLLECTS what
+// the browser alone knows (the DOM, computed styles, boxes, the drop point, the selection), FORWARDS
+// it to the extension's background, and RENDERS what the background tells it. Which text is visible,
+// what was pointed at, the focus grammar and every cap are decided in Rust (crates/content), in the
+// background. Page text is data, never instructions: nothing here interprets it.
+//
+// Cost on every page load is near zero: at load this file only registers four listeners. It walks the
+// DOM only when a drop of an agent's mark arrives or the background asks (selection or command).
+//
+// The observation format is documented in crates/content/OBSERVATION.md.
+//
+// Tests inject this file into a page and call collectObservation(); the messaging wiring below runs
+// only inside the extension (when the runtime has an id), so nothing else is set up then.
+
+"use strict";
+
+// The standard drag type of an agent's mark (APC: "Drag payload and pairing").
+var APC_AGENT_TYPE = "application/x-apc-agent";
+
+// Collection caps (cost, not rules): the walk stops here and says `truncated`; Rust enforces its own
+// hard limits. A reserve keeps the neighbourhood of the pointed node when the main walk ran out.
+var COLLECT_MAX_NODES = 30000;
+var COLLECT_MAX_TEXT = 2000000; // UTF-16 code units
+var COLLECT_RESERVE_NODES = 3000;
+var COLLECT_RESERVE_TEXT = 262144;
+var COLLECT_MAX_ATTR = 2048;
+var COLLECT_MAX_ATTRS = 32;
+var COLLECT_ATTRS = new Set([
+  "id", "class", "lang", "hidden", "aria-hidden", "aria-level", "type", "role", "inert",
+  "data-focus", "data-focus-part", "data-focus-params",
+]);
+// Elements whose content is never shown as text: recorded with their attributes, but their
+// children are not collected. A collection cap only (their text can be large, e.g. JSON state
+// carriers); whether something shows is still decided in Rust.
+var COLLECT_NO_DESCENT = new Set(["script", "style", "template", "noscript", "head"]);
+
+/**
+ * Collects an observation of the page.
+ * @param {{how: "drop", x: number, y: number} | {how: "selection" | "command"}} request
+ * @returns the observation (crates/content/OBSERVATION.md)
+ * @throws Error with `.code = "no_selection"` when a selection was asked for and there is none.
+ */
+function collectObservation(request) {
+  var doc = document;
+  var how = request.how;
+  var index = new Map();
+  var nodes = [];
+  var elements = []; // [element, record] for building `kids` at the end
+  var budgetNodes = COLLECT_MAX_NODES;
+  var budgetText = COLLECT_MAX_TEXT;
+  var truncated = false;
+
+  // Anchors first: the selection or caret is read before the walk, which does not change them.
+  var rawAnchors = [];
+  var pointElement = null;
+  var selection = null;
+  if (how === "drop") {
+    var caret = caretAt(doc, request.x, request.y);
+    if (caret) rawAnchors.push(caret);
+    pointElement = doc.elementFromPoint(request.x, request.y);
+  } else {
+    var sel = doc.getSelection ? doc.getSelection() : null;
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed) {
+      var err = new Error("There is no selection on this page.");
+      err.code = "no_selection";
+      throw err;
+    }
+    var range = sel.getRangeAt(0);
+    selection = [
+      { node: range.startContainer, offset: range.startOffset },
+      { node: range.endContainer, offset: range.endOffset },
+    ];
+    rawAnchors.push(selection[0], selection[1]);
+  }
+
+  function add(node) {
+    var rec;
+    if (node.nodeType === 3 || node.nodeType === 4) {
+      var data = node.data;
+      if (data.length > budgetText) {
+        data = data.slice(0, Math.max(0, budgetText));
+        truncated = true;
+      }
+      budgetText -= data.length;
+      rec = { text: data };
+    } else {
+      rec = recordElement(node);
+      elements.push([node, rec]);
+    }
+    budgetNodes -= 1;
+    index.set(node, nodes.length);
+    nodes.push(rec);
+    return rec;
+  }
+
+  // Walks `start`'s subtree in document order (flat tree), adding what is not yet added.
+  function walk(start) {
+    var stack = [start];
+    while (stack.length) {
+      var node = stack.pop();
+      if (budgetNodes <= 0 || budgetText <= 0) {
+        truncated = true;
+        return;
+      }
+      if (!index.has(node)) add(node);
+      if (node.nodeType !== 1 || COLLECT_NO_DESCENT.has(node.localName)) continue;
+      var kids = flatChildren(node);
+      for (var i = kids.length - 1; i >= 0; i--) {
+        var k = kids[i];
+        if (k.nodeType === 1 || k.nodeType === 3 || k.nodeType === 4) stack.push(k);
+      }
+    }
+  }
+
+  var root = doc.documentElement;
+  walk(root);
+
+  // The pointed nodes' ancestors always, and their neighbourhood from a reserve when the walk ran out.
+  var focusNodes = rawAnchors.map(function (a) { return a.node; });
+  if (pointElement) focusNodes.push(pointElement);
+  budgetNodes = Math.max(budgetNodes, 0) + COLLECT_RESERVE_NODES;
+  budgetText = Math.max(budgetText, 0) + COLLECT_RESERVE_TEXT;
+  focusNodes.forEach(function (n) {
+    var chain = [];
+    for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
+    for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i]);
+  });
+  if (truncated) {
+    focusNodes.forEach(function (n) {
+      var up = n;
+      for (var level = 0; up && level < 6 && budgetNodes > 0; level++, up = flatParent(up)) walk(up);
+    });
+  }
+
+  // Children lists, in flat-tree order, of what was collected.
+  for (var e = 0; e < elements.length; e++) {
+    var el = elements[e][0];
+    if (COLLECT_NO_DESCENT.has(el.localName)) continue;
+    var kids = flatChildren(el);
+    var list = [];
+    for (var k = 0; k < kids.length; k++) {
+      var at = index.get(kids[k]);
+      if (at !== undefined) list.push(at);
+    }
+    if (list.length) elements[e][1].kids = list;
+  }
+
+  function anchor(a) {
+    var node = a.node;
+    if (node.nodeType === 3 || node.nodeType === 4) {
+      var at = index.get(node);
+      if (at !== undefined) return { node: at, offset: Math.min(a.offset, nodes[at].text.length) };
+    } else {
+      var children = node.childNodes || [];
+      for (var i = a.offset; i < children.length; i++) {
+        if (index.has(children[i])) return { node: index.get(children[i]), offset: 0 };
+      }
+      for (var j = Math.min(a.offset, children.length) - 1; j >= 0; j--) {
+        if (index.has(children[j])) return { node: index.get(children[j]), offset: 1 };
+      }
+    }
+    for (var p = node; p; p = flatParent(p)) {
+      if (index.has(p) && nodes[index.get(p)].tag) return { node: index.get(p), offset: 0 };
+    }
+    return null;
+  }
+
+  var obs = {
+    v: 1,
+    url: String(location.href),
+    title: String(doc.title || ""),
+    lang: root.getAttribute("lang"),
+    how: how,
+    root: 0,
+    nodes: nodes,
+    truncated: truncated,
+  };
+  if (how === "drop") {
+    var caretAnchor = rawAnchors.length ? anchor(rawAnchors[0]) : null;
+    var elementAt = pointElement ? index.get(pointElement) : undefined;
+    obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
+  } else {
+    obs.selection = { start: anchor(selection[0]), end: anchor(selection[1]) };
+  }
+  return obs;
+}
+
+function caretAt(doc, x, y) {
+  if (doc.caretPositionFromPoint) {
+    var p = doc.caretPositionFromPoint(x, y);
+    if (p && p.offsetNode) return { node: p.offsetNode, offset: p.offset };
+  }
+  if (doc.caretRangeFromPoint) {
+    var r = doc.caretRangeFromPoint(x, y);
+    if (r) return { node: r.startContainer, offset: r.startOffset };
+  }
+  return null;
+}
+
+// The flat tree (what renders): an open shadow root's children stand for its host's, a slot's
+// assigned nodes for its own (its children are the fallback).
+function flatChildren(el) {
+  if (el.shadowRoot) return el.shadowRoot.childNodes;
+  if (el.localName === "slot" && typeof el.assignedNodes === "function") {
+    var assigned = el.assignedNodes();
+    if (assigned.length) return assigned;
+  }
+  return el.childNodes;
+}
+
+function flatParent(node) {
+  if (node.assignedSlot) return node.assignedSlot;
+  var p = node.parentNode;
+  if (p && p.nodeType === 11 && p.host) return p.host;
+  return p && p.nodeType === 1 ? p : null;
+}
+
+function recordElement(el) {
+  var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
+  var attrs = null;
+  var list = el.attributes;
+  for (var i = 0, n = 0; list && i < list.length && n < COLLECT_MAX_ATTRS; i++) {
+    var name = list[i].name;
+    if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
+      attrs = attrs || {};
+      attrs[name] = String(list[i].value).slice(0, COLLECT_MAX_ATTR);
+      n++;
+    }
+  }
+  if (attrs) rec.attrs = attrs;
+  var cs = el.ownerDocument.defaultView.getComputedStyle(el);
+  if (!cs) return rec;
+  var style = { display: cs.display };
+  if (cs.visibility !== "visible") style.visibility = cs.visibility;
+  var ws = cs.whiteSpace || cs.whiteSpaceCollapse;
+  if (ws && ws !== "normal" && ws !== "nowrap") style.white_space = ws;
+  var cv = cs.contentVisibility;
+  if (cv && cv !== "visible") style.content_visibility = cv;
+  if (cs.opacity === "0") style.opacity0 = true;
+  if (parseFloat(cs.fontSize) === 0) style.font0 = true;
+  if (cs.overflowX !== "visible" || cs.overflowY !== "visible" ||
+      (cs.clip && cs.clip !== "auto") || (cs.clipPath && cs.clipPath !== "none")) {
+    style.clips = true;
+  }
+  if (el.getClientRects().length === 0) {
+    style.no_box = true;
+  } else {
+    var r = el.getBoundingClientRect();
+    var view = el.ownerDocument.defaultView;
+    if (r.width <= 1 && r.height <= 1) style.zero_size = true;
+    if (r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0 ||
+        (cs.position === "fixed" &&
+          (r.right <= 0 || r.bottom <= 0 || r.left >= view.innerWidth || r.top >= view.innerHeight))) {
+      style.offscreen = true;
+    }
+  }
+  rec.style = style;
+  return rec;
+}
+
+// ---- Inside the extension only: listeners, messages, feedback. ----
+
+(function wire() {
+  var api = globalThis.browser && globalThis.browser.runtime ? globalThis.browser : globalThis.chrome;
+  if (!api || !api.runtime || !api.runtime.id) return;
+  if (globalThis.__apcContentWired) return; // injected twice (e.g. after an extension update)
+  globalThis.__apcContentWired = true;
+
+  function nativeDrops() {
+    return document.documentElement.hasAttribute("data-apc-native-drops");
+  }
+  // A page that handles agent drops itself says so on its root: then this script does nothing.
+  if (nativeDrops()) return;
+
+  function ours(event) {
+    if (!event.isTrusted || nativeDrops()) return false;
+    var dt = event.dataTransfer;
+    return !!dt && Array.prototype.indexOf.call(dt.types || [], APC_AGENT_TYPE) !== -1;
+  }
+
+  function onDragOver(event) {
+    if (!ours(event)) return; // the page's own drag and drop is untouched
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  }
+
+  function onDrop(event) {
+    if (!ours(event)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var payload = event.dataTransfer.getData(APC_AGENT_TYPE); // raw: Rust checks it
+    var observation;
+    try {
+      observation = collectObservation({ how: "drop", x: event.clientX, y: event.clientY });
+    } catch (e) {
+      observation = null;
+    }
+    send({ type: "page.drop", payload: payload, observation: observation });
+  }
+
+  function send(message) {
+    try {
+      var p = api.runtime.sendMessage(message);
+      if (p && typeof p.catch === "function") p.catch(function () {});
+    } catch (e) {
+      // The extension was updated or removed: this page's script is orphaned.
+    }
+  }
+
+  window.addEventListener("dragenter", onDragOver, true);
+  window.addEventListener("dragover", onDragOver, true);
+  window.addEventListener("drop", onDrop, true);
+
+  api.runtime.onMessage.addListener(function (message, sender, sendResponse) {
+    if (!message || typeof message !== "object") return undefined;
+    if (message.type === "page.collect") {
+      if (nativeDrops()) {
+        sendResponse({ ok: false, error: "native_drops" });
+        return undefined;
+      }
+      try {
+        var how = message.how === "command" ? "command" : "selection";
+        sendResponse({ ok: true, observation: collectObservation({ how: how }) });
+      } catch (e) {
+        sendResponse({ ok: false, error: e && e.code ? e.code : "collect_failed" });
+      }
+      return undefined;
+    }
+    if (message.type === "page.feedback") {
+      showFeedback(message);
+      return undefined;
+    }
+    return undefined;
+  });
+
+  // Feedback: a closed shadow root, so the page can neither read nor restyle it. Text only.
+  var host = null;
+  var shadow = null;
+  var hideTimer = 0;
+
+  function showFeedback(message) {
+    if (!host || !host.isConnected) {
+      host = document.createElement("apc-page-feedback");
+      host.setAttribute("data-apc-ui", "");
+      host.style.cssText = "all:initial;position:fixed;z-index:2147483647;right:16px;bottom:16px;";
+      shadow = host.attachShadow({ mode: "closed" });
+      document.documentElement.appendChild(host);
+    }
+    while (shadow.firstChild) shadow.removeChild(shadow.firstChild);
+    var style = document.createElement("style");
+    style.textContent =
+      ".box{font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff;border:1px solid #bbb;" +
+      "border-radius:8px;box-shadow:0 2px 12px rgba(0,0,0,.2);padding:10px 12px;max-width:360px;" +
+      "display:flex;gap:10px;align-items:center}.error{border-color:#c33}" +
+      "button{font:inherit;cursor:pointer;border:1px solid #888;border-radius:6px;background:#f4f4f4;padding:2px 8px}" +
+      "a{color:#0645ad}";
+    shadow.appendChild(style);
+    var box = document.createElement("div");
+    box.className = "box " + (message.kind === "error" ? "error" : "");
+    box.setAttribute("role", message.kind === "error" ? "alert" : "status");
+    var text = document.createElement("span");
+    text.textContent = String(message.text || "");
+    box.appendChild(text);
+    if (typeof message.link === "string" && /^https?:\/\//i.test(message.link)) {
+      var a = document.createElement("a");
+      a.href = message.link;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      a.textContent = typeof message.link_text === "string" ? message.link_text : message.link;
+      box.appendChild(a);
+    }
+    if (typeof message.undo_token === "string" && message.undo_token) {
+      var undo = document.createElement("button");
+      undo.type = "button";
+      undo.textContent = typeof message.undo_text === "string" ? message.undo_text : "Undo";
+      var token = message.undo_token;
+      undo.addEventListener("click", function () {
+        send({ type: "page.undo", token: token });
+        hide();
+      });
+      box.appendChild(undo);
+    }
+    var close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "×";
+    close.setAttribute("aria-label", typeof message.close_text === "string" ? message.close_text : "Close");
+    close.addEventListener("click", hide);
+    box.appendChild(close);
+    shadow.appendChild(box);
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(hide, message.kind === "error" ? 15000 : 8000);
+  }
+
+  function hide() {
+    clearTimeout(hideTimer);
+    if (host) host.remove();
+    host = null;
+    shadow = null;
+  }
+})();

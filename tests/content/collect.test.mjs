@@ -1,0 +1,377 @@
+// The content script's collector in a real browser (Debian's chromium, via playwright-core),
+// piped through the same Rust the background runs (apc-content's `reading` example).
+//
+// The collector runs in an isolated world made over CDP (`Page.createIsolatedWorld`), as a content
+// script does: the page's scripts cannot see it, and the page's CSP does not apply to it (see the CSP
+// test: `page.addScriptTag` is refused there, the isolated world is not).
+//
+// Run: node --test tests/content/   (builds the example once first)
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { readFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const FIXTURES = path.join(ROOT, "tests/fixtures");
+const SOURCE = await readFile(path.join(ROOT, "extension/content/content.js"), "utf8");
+const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
+const READING_BIN = path.join(TARGET_DIR, "debug/examples/reading");
+const CSP = "script-src 'self'";
+
+let server;
+let origin;
+let browser;
+
+before(async () => {
+  execFileSync("cargo", ["build", "-q", "-p", "apc-content", "--example", "reading"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, CARGO_TARGET_DIR: TARGET_DIR },
+  });
+  server = http.createServer(async (req, res) => {
+    const name = path.basename(new URL(req.url, "http://x").pathname);
+    if (!/^[a-z0-9-]+\.html$/.test(name)) {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await readFile(path.join(FIXTURES, name));
+      const headers = { "content-type": "text/html; charset=utf-8" };
+      if (name === "csp.html") headers["content-security-policy"] = CSP;
+      res.writeHead(200, headers).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => server?.close(ok));
+});
+
+async function open(name) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${origin}/${name}`);
+  const cdp = await page.context().newCDPSession(page);
+  const { frameTree } = await cdp.send("Page.getFrameTree");
+  const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
+    frameId: frameTree.frame.id,
+    worldName: "apc-content-test",
+  });
+  // Runs `expression` in the isolated world, after (re)defining the content script there.
+  const inWorld = async (expression, { prelude = "" } = {}) => {
+    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
+      expression: `${prelude}\n${SOURCE}\n;(${expression})`,
+      contextId: executionContextId,
+      returnByValue: true,
+      awaitPromise: true,
+    });
+    if (exceptionDetails) {
+      throw new Error(exceptionDetails.exception?.description || exceptionDetails.text);
+    }
+    return result.value;
+  };
+  return { page, cdp, inWorld };
+}
+
+/** The centre-left of an element's first line, in viewport coordinates. */
+async function pointIn(page, selector) {
+  await page.locator(selector).first().scrollIntoViewIfNeeded();
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    const r = el.getClientRects()[0];
+    return { x: r.left + 4, y: r.top + r.height / 2 };
+  }, selector);
+}
+
+async function dropObservation(t, selector) {
+  const { x, y } = await pointIn(t.page, selector);
+  return t.inWorld(`collectObservation({ how: "drop", x: ${x}, y: ${y} })`);
+}
+
+/** Selects from the start of `from` to the end of `to`, each the text of one text node. */
+async function select(page, from, to) {
+  await page.evaluate(([a, b]) => {
+    const find = (needle) => {
+      const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = w.nextNode(); n; n = w.nextNode()) {
+        const at = n.data.indexOf(needle);
+        if (at !== -1) return [n, at];
+      }
+      throw new Error(`no text ${needle}`);
+    };
+    const [sn, so] = find(a);
+    const [en, eo] = find(b);
+    const range = document.createRange();
+    range.setStart(sn, so);
+    range.setEnd(en, eo + b.length);
+    const sel = getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }, [from, to]);
+}
+
+function reading(observation) {
+  const out = spawnSync(READING_BIN, ["2026-11-29T00:00:00Z"], {
+    input: JSON.stringify(observation),
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const value = JSON.parse(out.stdout);
+  if (out.status !== 0) throw new Error(`reading refused: ${out.stdout}`);
+  return value;
+}
+
+const allText = (r) => [r.pointed.text, r.context.before, r.context.after, r.page_text ?? "", r.title].join("\n");
+
+test("article: a drop on a paragraph points at exactly that paragraph, with its headings and target", async () => {
+  const t = await open("article.html");
+  try {
+    const r = reading(await dropObservation(t, "#target-para"));
+    assert.equal(
+      r.pointed.text,
+      "Raised beds on a Linux-powered irrigation timer water themselves at dawn, every day, without fuss.",
+    );
+    assert.equal(r.pointed.how, "drop");
+    assert.deepEqual(r.context.headings, ["Guide", "Install", "Linux"]);
+    assert.deepEqual(r.pointed.targets, [
+      { kind: "doc", id: "garden_linux", part: "section:install", params: null },
+    ]);
+    assert.equal(r.url, `${origin}/article.html`);
+    assert.equal(r.title, "Field guide to tidy gardens");
+    assert.equal(r.lang, "en");
+    assert.match(r.context.before, /wheelbarrow\.\s*Linux$/);
+    assert.match(r.context.after, /^After a week/);
+    // Main text: the article, not the nav, aside or footer; never scripts, JSON or hidden text.
+    assert.match(r.page_text, /^Guide\n/);
+    assert.match(r.page_text, /Window boxes/);
+    for (const secret of ["Home", "Related: composting", "Copyright", "LDJSON-HEADLINE-SECRET",
+      "SCRIPT-TEXT-SECRET", "SCREEN-READER-ONLY", "OFFSCREEN"]) {
+      assert.ok(!r.page_text.includes(secret), `page_text has ${secret}`);
+    }
+    assert.equal(r.truncated, undefined);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("article: a selection across blocks is the visible text inside it", async () => {
+  const t = await open("article.html");
+  try {
+    await select(t.page, "Installing the beds", "water themselves");
+    const obs = await t.inWorld(`collectObservation({ how: "selection" })`);
+    const r = reading(obs);
+    assert.equal(
+      r.pointed.text,
+      "Installing the beds takes an afternoon, two people, and a wheelbarrow.\n\nLinux\n\n" +
+        "Raised beds on a Linux-powered irrigation timer water themselves",
+    );
+    assert.equal(r.pointed.how, "selection");
+    assert.deepEqual(r.context.headings, ["Guide", "Install"]);
+    assert.deepEqual(r.pointed.targets.map((x) => x.id), ["garden_linux"]);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("no selection: the collector says so", async () => {
+  const t = await open("article.html");
+  try {
+    const code = await t.inWorld(`(() => { try { collectObservation({ how: "command" }); return "none"; } catch (e) { return e.code; } })()`);
+    assert.equal(code, "no_selection");
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("focus targets: valid ones kept nearest first, invalid ones dropped, duplicates once", async () => {
+  const t = await open("focus-targets.html");
+  try {
+    await select(t.page, "Billing address", "this target is invalid.");
+    let r = reading(await t.inWorld(`collectObservation({ how: "selection" })`));
+    assert.deepEqual(r.pointed.targets, [
+      { kind: "customer", id: "cus_0042", part: "address", params: null },
+      { kind: "figure", id: null, part: null, params: { month: "2026-03", region: ["north", "south"] } },
+      { kind: "invoice", id: "inv_2026_7", part: null, params: null },
+    ]);
+    // Drops: the paragraph's own target first, then the section's; the invalid ones never.
+    r = reading(await dropObservation(t, "#amount"));
+    assert.deepEqual(r.pointed.targets.map((x) => x.id), ["inv_2026_7"]);
+    r = reading(await dropObservation(t, "#badjson"));
+    assert.deepEqual(r.pointed.targets.map((x) => x.id), ["inv_2026_7"]);
+    r = reading(await dropObservation(t, "#dup"));
+    assert.deepEqual(r.pointed.targets.map((x) => x.id), ["cus_0042", "inv_2026_7"]);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("huejoy: hidden duplicate controls count once, JSON carriers and root state never", async () => {
+  const t = await open("huejoy.html");
+  try {
+    const obs = await dropObservation(t, "#swatch-primary");
+    const r = reading(obs);
+    assert.equal(r.pointed.text, "Primary #3A7BD5 — the brand blue, used for links and buttons.");
+    assert.deepEqual(r.context.headings, ["Huejoy", "Palette"]);
+    // Select everything: each visible control once, the hidden surface never.
+    await t.page.evaluate(() => getSelection().selectAllChildren(document.body));
+    const all = reading(await t.inWorld(`collectObservation({ how: "selection" })`));
+    const text = all.pointed.text;
+    const count = (s) => text.split(s).length - 1;
+    assert.equal(count("Apply seed"), 1, text);
+    assert.equal(count("Undo change"), 1);
+    assert.equal(count("History entry one"), 1);
+    assert.equal(count("Open tools"), 0, "the mobile surface is hidden on a wide screen");
+    for (const secret of ["CONFIG-CARRIER-SECRET", "HANDOFF-CARRIER-SECRET", "schemaVersion",
+      "ROOT-STATUS-ATTR-SECRET", "HIDDEN-EXPORT-DIALOG", "LIVE-REGION-HIDDEN-STATUS", "TEMPLATE-SWATCH-SECRET"]) {
+      assert.ok(!allText(all).includes(secret), `reading has ${secret}`);
+      assert.ok(!allText(r).includes(secret), `drop reading has ${secret}`);
+    }
+    // The collector records the hidden surface (Rust decides it is hidden) but does not even carry
+    // the carriers' text (a collection cap: script text is never shown).
+    assert.ok(JSON.stringify(obs).includes("Open tools"));
+    assert.ok(!JSON.stringify(obs).includes("CARRIER-SECRET"));
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("huejoy on a narrow screen: the mobile surface shows, the desktop one does not", async () => {
+  const t = await open("huejoy.html");
+  try {
+    await t.page.setViewportSize({ width: 400, height: 800 });
+    await t.page.evaluate(() => getSelection().selectAllChildren(document.body));
+    const text = reading(await t.inWorld(`collectObservation({ how: "selection" })`)).pointed.text;
+    assert.equal(text.split("Apply seed").length - 1, 1);
+    assert.equal(text.split("Open tools").length - 1, 1);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("a page with Content-Security-Policy script-src 'self' still collects", async () => {
+  const t = await open("csp.html");
+  try {
+    // The page's CSP refuses an inline script tag (what addScriptTag inserts)…
+    const refused = await t.page
+      .addScriptTag({ content: "window.__injected = true" })
+      .then(() => t.page.evaluate(() => window.__injected === true))
+      .catch(() => false);
+    assert.equal(refused, false, "the CSP should have refused the inline script");
+    // …but not the isolated world a content script runs in.
+    const r = reading(await dropObservation(t, "#p"));
+    assert.equal(r.pointed.text, "This page is served with script-src 'self', so inline scripts and eval are refused.");
+    assert.deepEqual(r.context.headings, ["Locked down"]);
+  } finally {
+    await t.page.close();
+  }
+});
+
+// The wiring, with a stand-in for the extension runtime in the isolated world and real (trusted)
+// drags dispatched through CDP.
+const FAKE_RUNTIME = `
+  globalThis.__sent = globalThis.__sent || [];
+  globalThis.chrome = { runtime: { id: "test-extension",
+    sendMessage(m) { globalThis.__sent.push(JSON.parse(JSON.stringify(m))); return Promise.resolve(); },
+    onMessage: { addListener(f) { globalThis.__listener = f; } } } };`;
+
+async function trustedDrop(t, selector, items) {
+  const { x, y } = await pointIn(t.page, selector);
+  const data = { items, dragOperationsMask: 1 };
+  for (const type of ["dragEnter", "dragOver", "drop"]) {
+    await t.cdp.send("Input.dispatchDragEvent", { type, x, y, data });
+  }
+}
+
+const PAYLOAD = JSON.stringify({ v: 1, agent: "ada", hub: "http://127.0.0.1:7777", ticket: "tk_test" });
+
+test("wiring: a trusted drop of an agent's mark sends page.drop with the raw payload and an observation", async () => {
+  const t = await open("article.html");
+  try {
+    await t.inWorld("true", { prelude: FAKE_RUNTIME });
+    await t.page.evaluate(() => {
+      // The page's own drop zone: it accepts any drag.
+      window.__pageSawDrop = false;
+      document.addEventListener("dragover", (e) => e.preventDefault());
+      document.addEventListener("drop", (e) => { e.preventDefault(); window.__pageSawDrop = true; });
+    });
+    await trustedDrop(t, "#target-para", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
+    const sent = await t.inWorld("globalThis.__sent");
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].type, "page.drop");
+    assert.equal(sent[0].payload, PAYLOAD);
+    assert.match(reading(sent[0].observation).pointed.text, /^Raised beds/);
+    assert.equal(await t.page.evaluate(() => window.__pageSawDrop), false, "our drop is ours");
+
+    // Another kind of drag is the page's own business.
+    await trustedDrop(t, "#target-para", [{ mimeType: "text/plain", data: "hello" }]);
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 1);
+    assert.equal(await t.page.evaluate(() => window.__pageSawDrop), true);
+
+    // A synthetic (untrusted) drop is ignored.
+    await t.page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData("application/x-apc-agent", "{}");
+      document.getElementById("target-para").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
+    });
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 1);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("wiring: a page with data-apc-native-drops gets nothing from the extension", async () => {
+  const t = await open("native-drops.html");
+  try {
+    await t.inWorld("true", { prelude: FAKE_RUNTIME });
+    await trustedDrop(t, "#p", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 0);
+    assert.equal(await t.inWorld("typeof globalThis.__listener"), "undefined", "no listener at all");
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("wiring: page.collect answers with the selection; page.feedback renders in a closed shadow root", async () => {
+  const t = await open("article.html");
+  try {
+    await t.inWorld("true", { prelude: FAKE_RUNTIME });
+    const ask = (message) =>
+      t.inWorld(`new Promise((ok) => globalThis.__listener(${JSON.stringify(message)}, {}, ok))`);
+    assert.deepEqual(await ask({ type: "page.collect", how: "selection" }), { ok: false, error: "no_selection" });
+    await select(t.page, "Pick a sunny spot", "after rain.");
+    const answer = await ask({ type: "page.collect", how: "command" });
+    assert.equal(answer.ok, true);
+    assert.equal(answer.observation.how, "command");
+    assert.equal(reading(answer.observation).pointed.text, "Pick a sunny spot, away from large trees, with soil that drains well after rain.");
+
+    await t.inWorld(`globalThis.__listener({ type: "page.feedback", kind: "pointed",
+      text: "<b>Pointed</b> Ada at this", undo_token: "u1", link: "https://example.com/help" }, {}, () => {})`);
+    const host = await t.page.evaluate(() => {
+      const h = document.querySelector("[data-apc-ui]");
+      return h && { open: h.shadowRoot !== null, inBodyText: document.body.innerText.includes("Pointed") };
+    });
+    assert.deepEqual(host, { open: false, inBodyText: false });
+    // The feedback is not page text: a fresh observation's reading does not hold it.
+    await t.page.evaluate(() => getSelection().selectAllChildren(document.documentElement));
+    const r = reading(await t.inWorld(`collectObservation({ how: "selection" })`));
+    assert.ok(!r.pointed.text.includes("Ada at this"));
+  } finally {
+    await t.page.close();
+  }
+});
