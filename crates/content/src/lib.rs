@@ -96,31 +96,19 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
         .and_then(check_lang);
 
     // Which nodes the pointed text is found from.
-    let (wants, drop_node) = match obs.how {
+    // Which nodes the pointed text is found from.
+    let wants: Vec<Want> = match obs.how {
         How::Drop => {
             let point = obs.point.ok_or(ContentError::NothingPointed)?;
-            let caret = point.caret.filter(|c| {
-                point
-                    .element
-                    .is_none_or(|e| tree.ancestors(c.node as usize).any(|a| a == e as usize))
+            let caret = point.caret.map(|c| Want {
+                node: c.node as usize,
+                offset: c.offset as usize,
             });
-            match (caret, point.element) {
-                (Some(c), _) => (
-                    vec![Want {
-                        node: c.node as usize,
-                        offset: c.offset as usize,
-                    }],
-                    c.node as usize,
-                ),
-                (None, Some(e)) => (
-                    vec![Want {
-                        node: e as usize,
-                        offset: 0,
-                    }],
-                    e as usize,
-                ),
-                (None, None) => return Err(ContentError::NothingPointed),
-            }
+            let element = point.element.map(|e| Want {
+                node: e as usize,
+                offset: 0,
+            });
+            caret.into_iter().chain(element).collect()
         }
         How::Selection | How::Command => {
             let s = obs.selection.ok_or(ContentError::NothingPointed)?;
@@ -128,11 +116,36 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
                 node: a.node as usize,
                 offset: a.offset as usize,
             };
-            (vec![w(s.start), w(s.end)], s.start.node as usize)
+            vec![w(s.start), w(s.end)]
         }
     };
     let r = render::render(&tree, &wants);
     let mut truncated = obs.truncated;
+
+    // P2: a drop points from the caret when it is rendered and inside the element under the
+    // point; else from that element when it is rendered (not an invisible overlay); else from the
+    // caret. `drop_at` is the index in `wants` of the one used.
+    let (drop_node, drop_at) = match obs.how {
+        How::Drop => {
+            let point = obs.point.ok_or(ContentError::NothingPointed)?;
+            let caret = point
+                .caret
+                .map(|c| c.node as usize)
+                .filter(|&c| r.range[c].is_some());
+            let element = point
+                .element
+                .map(|e| e as usize)
+                .filter(|&e| r.range[e].is_some());
+            let elem_at = usize::from(point.caret.is_some());
+            match (caret, element) {
+                (Some(c), Some(e)) if tree.ancestors(c).any(|a| a == e) => (c, 0),
+                (_, Some(e)) => (e, elem_at),
+                (Some(c), None) => (c, 0),
+                (None, None) => return Err(ContentError::NothingPointed),
+            }
+        }
+        _ => (wants[0].node, 0),
+    };
 
     // P1 / P2: the pointed range in the rendered text.
     let (mut ps, mut pe) = match obs.how {
@@ -158,7 +171,7 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
     if escaped_len(&r.text[ps..pe]) > POINTED_MAX_BYTES {
         truncated = true;
         if obs.how == How::Drop {
-            let at = r.anchor_pos[0].clamp(ps, pe);
+            let at = r.anchor_pos[drop_at].clamp(ps, pe);
             let back = cut_back(&r.text[ps..at], POINTED_MAX_BYTES / 2);
             ps = at - back.len();
         }

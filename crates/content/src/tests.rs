@@ -903,3 +903,24 @@ fn observation_json_round_trips_in_its_documented_shape() {
     assert_eq!(r.pointed.targets[0].id.as_deref(), Some("d1"));
     assert_eq!(r.lang.as_deref(), Some("en"));
 }
+
+#[test]
+fn p2_an_invisible_overlay_or_our_own_ui_under_the_point_yields_to_the_caret() {
+    for attrs in [&[("data-apc-ui", "")][..], &[("aria-hidden", "true")][..]] {
+        let mut obs = page(vec![
+            e("p", vec![x("Under the overlay")]),
+            ea("div", attrs, vec![]),
+        ]);
+        let caret = text_node(&obs, "Under");
+        let overlay = obs.nodes.len() as u32 - 1;
+        obs.how = How::Drop;
+        obs.point = Some(Point {
+            caret: Some(Anchor {
+                node: caret,
+                offset: 3,
+            }),
+            element: Some(overlay),
+        });
+        assert_eq!(reading(&obs).pointed.text, "Under the overlay");
+    }
+}
