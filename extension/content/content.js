@@ -128,9 +128,21 @@ function collectObservation(request) {
     for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i]);
   });
   if (truncated) {
+    // Nearest first: the pointed node's block, then its siblings outward, level by level.
     focusNodes.forEach(function (n) {
-      var up = n;
-      for (var level = 0; up && level < 6 && budgetNodes > 0; level++, up = flatParent(up)) walk(up);
+      var up = n.nodeType === 1 ? n : flatParent(n);
+      if (up) walk(up);
+      for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
+        var parent = flatParent(up);
+        if (!parent) break;
+        var siblings = flatChildren(parent);
+        var at = Array.prototype.indexOf.call(siblings, up);
+        for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
+          if (at - d >= 0) walk(siblings[at - d]);
+          if (at + d < siblings.length) walk(siblings[at + d]);
+        }
+        up = parent;
+      }
     });
   }
 

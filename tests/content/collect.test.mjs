@@ -282,6 +282,39 @@ test("a page with Content-Security-Policy script-src 'self' still collects", asy
   }
 });
 
+test("a huge page: the collector stops at its caps, keeps the pointed paragraph, and says truncated", async () => {
+  const t = await open("article.html");
+  try {
+    await t.page.evaluate(() => {
+      const main = document.querySelector("article");
+      const frag = document.createDocumentFragment();
+      for (let i = 0; i < 40000; i++) {
+        const p = document.createElement("p");
+        p.textContent = `Filler paragraph ${i}, long enough to matter for the text budget of the collector.`;
+        frag.appendChild(p);
+      }
+      const last = document.createElement("p");
+      last.id = "far";
+      last.setAttribute("data-focus", "doc:far_away");
+      last.textContent = "The paragraph far beyond the collector's node cap.";
+      frag.appendChild(last);
+      main.appendChild(frag);
+    });
+    const obs = await dropObservation(t, "#far");
+    assert.equal(obs.truncated, true);
+    assert.ok(obs.nodes.length <= 30000 + 3000 + 64, `nodes: ${obs.nodes.length}`);
+    const r = reading(obs);
+    assert.equal(r.pointed.text, "The paragraph far beyond the collector's node cap.");
+    assert.deepEqual(r.pointed.targets.map((x) => x.id), ["far_away"]);
+    // The context is the neighbourhood of the pointed paragraph, kept from the reserve.
+    assert.match(r.context.before, /Filler paragraph 39999, long enough/);
+    assert.equal(r.truncated, true);
+    assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 256 * 1024);
+  } finally {
+    await t.page.close();
+  }
+});
+
 // The wiring, with a stand-in for the extension runtime in the isolated world and real (trusted)
 // drags dispatched through CDP.
 const FAKE_RUNTIME = `
