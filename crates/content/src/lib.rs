@@ -48,6 +48,8 @@ pub const CONTEXT_CHARS: usize = 600;
 pub const TITLE_MAX_CHARS: usize = 512;
 /// Most characters of one heading in the path (H1).
 pub const HEADING_MAX_CHARS: usize = 200;
+/// Most bytes of a heading read for its text (H1).
+const HEADING_SCAN_BYTES: usize = 1024;
 /// Most bytes of a lang tag (U2; BCP 47 tags are at most 35 in practice).
 pub const LANG_MAX_BYTES: usize = 35;
 
@@ -149,12 +151,25 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
 
     // P1 / P2: the pointed range in the rendered text.
     let (mut ps, mut pe) = match obs.how {
-        How::Drop => tree
-            .ancestors(drop_node)
-            .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
-            .filter_map(|a| r.range[a])
-            .find(|&(a, b)| !r.text[a..b].trim().is_empty())
-            .ok_or(ContentError::NothingPointed)?,
+        How::Drop => {
+            // Ancestors' ranges nest: only the part a parent adds to a blank child is scanned.
+            let mut blank: Option<(usize, usize)> = None;
+            let has_text = |t: &str| t.chars().any(|c| !c.is_whitespace());
+            tree.ancestors(drop_node)
+                .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
+                .filter_map(|a| r.range[a])
+                .find(|&(a, b)| {
+                    let found = match blank {
+                        Some((ba, bb)) if a <= ba && bb <= b => {
+                            has_text(&r.text[a..ba]) || has_text(&r.text[bb..b])
+                        }
+                        _ => has_text(&r.text[a..b]),
+                    };
+                    blank = Some((a, b));
+                    found
+                })
+                .ok_or(ContentError::NothingPointed)?
+        }
         _ => {
             let (a, b) = (r.anchor_pos[0], r.anchor_pos[1]);
             (a.min(b), a.max(b))
@@ -321,7 +336,12 @@ fn heading_path(tree: &Tree<'_>, r: &render::Rendered, pos: usize) -> Vec<String
         let Some((a, b)) = r.range[i as usize] else {
             continue;
         };
-        let raw = &r.text[a..b];
+        // Headings can nest: only a bounded prefix of each is read.
+        let mut cut = (a + HEADING_SCAN_BYTES).min(b);
+        while !r.text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let raw = &r.text[a..cut];
         let start = a + (raw.len() - raw.trim_start().len());
         if start >= pos {
             // Pointing at a heading: the path is the outline above it, not its earlier siblings.

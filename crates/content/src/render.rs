@@ -212,7 +212,13 @@ impl Out {
             while self.s.ends_with([' ', '\t']) {
                 self.s.pop();
             }
-            let have = self.s.chars().rev().take_while(|&c| c == '\n').count() as u8;
+            let have = self
+                .s
+                .bytes()
+                .rev()
+                .take(self.breaks as usize)
+                .take_while(|&c| c == b'\n')
+                .count() as u8;
             for _ in have..self.breaks {
                 self.s.push('\n');
             }

@@ -924,3 +924,65 @@ fn p2_an_invisible_overlay_or_our_own_ui_under_the_point_yields_to_the_caret() {
         assert_eq!(reading(&obs).pointed.text, "Under the overlay");
     }
 }
+
+#[test]
+fn nested_headings_and_blank_blocks_stay_linear() {
+    // 20 000 nested headings around 1 MB of preserved whitespace and one word: reading each
+    // heading's or block's whole range would be quadratic (20 000 × 1 MB); this must finish at once.
+    let depth = 20_000u32;
+    let pre = Style {
+        display: Some("block".into()),
+        white_space: Some("pre".into()),
+        ..Style::default()
+    };
+    let mut nodes = vec![Node {
+        tag: Some("html".into()),
+        kids: vec![1],
+        ..Node::default()
+    }];
+    for i in 1..depth {
+        let mut attrs = std::collections::BTreeMap::new();
+        attrs.insert("role".to_string(), "heading".to_string());
+        nodes.push(Node {
+            tag: Some("div".into()),
+            attrs,
+            style: Some(pre.clone()),
+            kids: vec![i + 1],
+            ..Node::default()
+        });
+    }
+    nodes.push(Node {
+        tag: Some("p".into()),
+        style: Some(pre),
+        kids: vec![depth + 1, depth + 2],
+        ..Node::default()
+    });
+    nodes.push(Node {
+        text: Some(" ".repeat(1 << 20)),
+        ..Node::default()
+    });
+    nodes.push(Node {
+        text: Some("word".into()),
+        ..Node::default()
+    });
+    let obs = Observation {
+        v: 1,
+        url: "https://example.com/".into(),
+        title: String::new(),
+        lang: None,
+        how: How::Drop,
+        root: 0,
+        point: Some(Point {
+            caret: Some(Anchor {
+                node: depth + 1,
+                offset: 0,
+            }),
+            element: None,
+        }),
+        nodes,
+        selection: None,
+        truncated: false,
+    };
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "word");
+}
