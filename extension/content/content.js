@@ -375,6 +375,8 @@ function recordElement(el) {
     var text = document.createElement("span");
     text.textContent = String(message.text || "");
     box.appendChild(text);
+    // The background chooses the link; this guard only keeps a javascript: URL from ever becoming
+    // a clickable link in a page, whatever a bug upstream might send.
     if (typeof message.link === "string" && /^https?:\/\//i.test(message.link)) {
       var a = document.createElement("a");
       a.href = message.link;
