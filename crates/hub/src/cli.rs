@@ -62,7 +62,9 @@ pub fn default_data_dir() -> PathBuf {
     if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(xdg).join("apc-hub");
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."));
     home.join(".local/share/apc-hub")
 }
 
@@ -85,7 +87,9 @@ fn origin_for_listing(cli: &Cli, store: &Store) -> Result<String, CliError> {
     if let Some(origin) = store.meta(META_ORIGIN)? {
         return Ok(origin);
     }
-    Ok(origin_of_addr(DEFAULT_LISTEN.parse().expect("valid default")))
+    Ok(origin_of_addr(
+        DEFAULT_LISTEN.parse().expect("valid default"),
+    ))
 }
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
@@ -134,13 +138,21 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                         println!("{}", serde_json::Value::Array(list));
                     } else {
                         for a in &agents {
-                            println!("{}\t{}\t{}", a.name, a.handle, Hub::mcp_url(&origin, &a.secret));
+                            println!(
+                                "{}\t{}\t{}",
+                                a.name,
+                                a.handle,
+                                Hub::mcp_url(&origin, &a.secret)
+                            );
                         }
                     }
                 }
                 AgentCommand::Remove { name } => {
                     let agent = store.remove_agent(name)?;
-                    println!("Removed agent \"{}\" (handle {}) and its pairings.", agent.name, agent.handle);
+                    println!(
+                        "Removed agent \"{}\" (handle {}) and its pairings.",
+                        agent.name, agent.handle
+                    );
                 }
             }
         }

@@ -46,7 +46,13 @@ fn escape(s: &str) -> String {
 pub fn client_server_name(agent_name: &str) -> String {
     let slug: String = agent_name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     format!("apc-{}", slug.trim_matches('-'))
 }
@@ -55,7 +61,10 @@ pub fn client_server_name(agent_name: &str) -> String {
 pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
     let name = client_server_name(&agent.name);
     vec![
-        ("Claude Code", format!("claude mcp add --transport http {name} {url}")),
+        (
+            "Claude Code",
+            format!("claude mcp add --transport http {name} {url}"),
+        ),
         (
             "Cursor (.cursor/mcp.json)",
             format!("{{ \"mcpServers\": {{ \"{name}\": {{ \"url\": \"{url}\" }} }} }}"),
@@ -64,15 +73,24 @@ pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
 }
 
 fn hue(handle: &str) -> u32 {
-    handle.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(b as u32)) % 360
+    handle
+        .bytes()
+        .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(b as u32))
+        % 360
 }
 
 fn security_headers(response: &mut Response) {
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
 }
 
 /// `GET /`: the dock page.
@@ -95,7 +113,11 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
         let connect: String = connect_lines(&agent, &url)
             .into_iter()
             .map(|(client, line)| {
-                format!("<dt>{}</dt><dd><code>{}</code></dd>", escape(client), escape(&line))
+                format!(
+                    "<dt>{}</dt><dd><code>{}</code></dd>",
+                    escape(client),
+                    escape(&line)
+                )
             })
             .collect();
         let mut rows = String::new();
@@ -138,7 +160,8 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
             ));
         }
         let pairings = if rows.is_empty() {
-            "<p class=\"no-pairings\">Not paired with any app yet: drag the mark onto a page.</p>".to_owned()
+            "<p class=\"no-pairings\">Not paired with any app yet: drag the mark onto a page.</p>"
+                .to_owned()
         } else {
             format!("<table class=\"pairings\"><thead><tr><th scope=\"col\">App</th><th scope=\"col\">Pairing</th><th scope=\"col\">Pin</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>{rows}</tbody></table>")
         };
@@ -203,7 +226,11 @@ pub async fn script() -> Response {
 
 /// `GET /dock.css`.
 pub async fn style() -> Response {
-    let mut response = ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], DOCK_CSS).into_response();
+    let mut response = (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        DOCK_CSS,
+    )
+        .into_response();
     security_headers(&mut response);
     response
 }
@@ -223,8 +250,9 @@ pub async fn mint_ticket(
     if body.len() > DOCK_MAX_BODY {
         return Err(HubError::BadRequest("The request is too large.".into()));
     }
-    let req: TicketRequest = serde_json::from_slice(&body)
-        .map_err(|e| HubError::BadRequest(format!("The request is not {{ \"agent\": handle }}: {e}.")))?;
+    let req: TicketRequest = serde_json::from_slice(&body).map_err(|e| {
+        HubError::BadRequest(format!("The request is not {{ \"agent\": handle }}: {e}."))
+    })?;
     let agent = hub
         .store
         .agent_by_handle(&req.agent)?
@@ -261,7 +289,10 @@ pub async fn revoke(
     let (pairing_id, form_token) = if is_json {
         let v: serde_json::Value = serde_json::from_slice(&body)
             .map_err(|e| HubError::BadRequest(format!("The request is not JSON: {e}.")))?;
-        (v.get("pairing").and_then(|p| p.as_str()).map(str::to_owned), None)
+        (
+            v.get("pairing").and_then(|p| p.as_str()).map(str::to_owned),
+            None,
+        )
     } else {
         let mut pairing = None;
         let mut csrf = None;
@@ -275,8 +306,8 @@ pub async fn revoke(
         (pairing, csrf)
     };
     check_dock_change(&headers, &hub, form_token.as_deref())?;
-    let pairing_id =
-        pairing_id.ok_or_else(|| HubError::BadRequest("Which pairing? `pairing` is missing.".into()))?;
+    let pairing_id = pairing_id
+        .ok_or_else(|| HubError::BadRequest("Which pairing? `pairing` is missing.".into()))?;
     let pairing = hub
         .store
         .pairing(&pairing_id)?
@@ -361,7 +392,10 @@ mod tests {
 
     #[test]
     fn names_are_escaped_and_slugged() {
-        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
         assert_eq!(client_server_name("My Agent.2"), "apc-my-agent-2");
     }
 }

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use apc_core::{WaitForFocusResult, WaitGotFocus, WaitNoFocus};
 use apc_core::page_link::{PageReading, PAGE_APP_ID, PAGE_GET_READING_TOOL, UNTRUSTED_NOTE};
+use apc_core::{WaitForFocusResult, WaitGotFocus, WaitNoFocus};
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use rmcp::model::{
@@ -246,9 +246,9 @@ impl AgentMcp {
     /// `attention` while the latest pin is unread.
     fn attention(&self) -> Option<Value> {
         let pin = self.latest_pin().ok().flatten()?;
-        pin.seen_at.is_none().then(|| {
-            json!({ "focus": focus_for(&pin), "note": ATTENTION_NOTE })
-        })
+        pin.seen_at
+            .is_none()
+            .then(|| json!({ "focus": focus_for(&pin), "note": ATTENTION_NOTE }))
     }
 
     fn get_current_view(&self) -> ToolResult {
@@ -323,7 +323,7 @@ impl AgentMcp {
         })))
     }
 
-    fn app_arg<'a>(args: &'a Map<String, Value>, required: bool) -> Result<Option<&'a str>, ToolError> {
+    fn app_arg(args: &Map<String, Value>, required: bool) -> Result<Option<&str>, ToolError> {
         match args.get("app") {
             None | Some(Value::Null) if !required => Ok(None),
             Some(Value::String(app)) if !app.is_empty() && app.chars().count() <= APP_ARG_MAX => {
@@ -374,7 +374,11 @@ impl AgentMcp {
         let app = Self::app_arg(args, true)?.unwrap_or_default();
         let tool = match args.get("tool") {
             Some(Value::String(t)) if !t.is_empty() && t.len() <= 64 => t.as_str(),
-            _ => return Err(ToolError::bad_args("tool must be a tool name, e.g. \"get_reading\".")),
+            _ => {
+                return Err(ToolError::bad_args(
+                    "tool must be a tool name, e.g. \"get_reading\".",
+                ))
+            }
         };
         let empty = Map::new();
         let tool_args = match args.get("args") {

@@ -82,7 +82,10 @@ pub async fn cors(request: Request, next: Next) -> Response {
                     header::ACCESS_CONTROL_ALLOW_HEADERS,
                     HeaderValue::from_static("authorization, content-type"),
                 );
-                h.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
+                h.insert(
+                    header::ACCESS_CONTROL_MAX_AGE,
+                    HeaderValue::from_static("600"),
+                );
                 response
             }
             Err(e) => e.into_response(),
@@ -106,7 +109,10 @@ async fn read_body(body: Body, limit: usize, what: &str) -> HubResult<Bytes> {
     axum::body::to_bytes(body, limit).await.map_err(|_| {
         HubError::page(
             PageLinkError::TooLarge,
-            format!("The {what} is larger than {} KiB, or was cut off.", limit / 1024),
+            format!(
+                "The {what} is larger than {} KiB, or was cut off.",
+                limit / 1024
+            ),
         )
     })
 }
@@ -216,7 +222,8 @@ pub async fn put_pin(State(hub): State<Arc<Hub>>, request: Request) -> HubResult
     let pin = PinRow {
         pairing_id: pairing.id.clone(),
         reading_id: secrets::new_reading_id(),
-        reading_json: serde_json::to_string(&reading).map_err(|e| HubError::BadRequest(e.to_string()))?,
+        reading_json: serde_json::to_string(&reading)
+            .map_err(|e| HubError::BadRequest(e.to_string()))?,
         app_url: reading.url.clone(),
         pinned_at: now(),
         seen_at: None,

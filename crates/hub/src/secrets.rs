@@ -38,7 +38,11 @@ pub fn new_pairing_id() -> String {
 
 /// A reading id: `rd_` and 128 random bits.
 pub fn new_reading_id() -> String {
-    format!("{}{}", apc_core::page_link::READING_ID_PREFIX, hex(&random_bytes::<16>()))
+    format!(
+        "{}{}",
+        apc_core::page_link::READING_ID_PREFIX,
+        hex(&random_bytes::<16>())
+    )
 }
 
 /// A ticket: 20 Crockford base32 characters, 100 random bits.
@@ -103,8 +107,14 @@ mod tests {
         assert_eq!(t.len(), 20);
         let code = ticket_code(&t);
         assert_eq!(code.len(), 23);
-        assert_eq!(normalize_ticket(&code.to_lowercase()).as_deref(), Some(t.as_str()));
-        assert_eq!(normalize_ticket("oooo0-iiiil-00000-00000").unwrap(), "00000111110000000000");
+        assert_eq!(
+            normalize_ticket(&code.to_lowercase()).as_deref(),
+            Some(t.as_str())
+        );
+        assert_eq!(
+            normalize_ticket("oooo0-iiiil-00000-00000").unwrap(),
+            "00000111110000000000"
+        );
         assert!(normalize_ticket("short").is_none());
         assert!(normalize_ticket("UUUUU-UUUUU-UUUUU-UUUUU").is_none());
         assert!(normalize_ticket("ÄBCDE-FGHJK-MNPQR-STVWX").is_none());

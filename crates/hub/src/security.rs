@@ -18,7 +18,7 @@ use crate::state::Hub;
 /// The header the dock page's script sends its CSRF token in.
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
-fn header_str<'a>(headers: &'a HeaderMap, name: header::HeaderName) -> Option<&'a str> {
+fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
@@ -67,9 +67,16 @@ pub fn origin_of(headers: &HeaderMap) -> Option<&str> {
 /// The hub's own origins: each loopback name with the hub's port (and the hosts the person allowed).
 pub fn own_origins(hub: &Hub) -> Vec<String> {
     let port = hub.origin.rsplit_once(':').map_or("", |(_, p)| p);
-    let mut names = vec!["127.0.0.1".to_owned(), "localhost".to_owned(), "[::1]".to_owned()];
+    let mut names = vec![
+        "127.0.0.1".to_owned(),
+        "localhost".to_owned(),
+        "[::1]".to_owned(),
+    ];
     names.extend(hub.extra_hosts.iter().cloned());
-    names.into_iter().map(|n| format!("http://{n}:{port}")).collect()
+    names
+        .into_iter()
+        .map(|n| format!("http://{n}:{port}"))
+        .collect()
 }
 
 /// The MCP endpoint takes no request from a web page: an `Origin` other than the hub's own is
@@ -77,7 +84,13 @@ pub fn own_origins(hub: &Hub) -> Vec<String> {
 pub fn check_mcp_origin(headers: &HeaderMap, hub: &Hub) -> Result<(), HubError> {
     match origin_of(headers) {
         None => Ok(()),
-        Some(origin) if own_origins(hub).iter().any(|o| o.eq_ignore_ascii_case(origin)) => Ok(()),
+        Some(origin)
+            if own_origins(hub)
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(origin)) =>
+        {
+            Ok(())
+        }
         Some(origin) => Err(HubError::McpOriginRefused(format!(
             "The MCP endpoint does not take requests from web pages (Origin {origin:?})."
         ))),
@@ -100,7 +113,11 @@ pub fn extension_origin(headers: &HeaderMap) -> Result<String, HubError> {
 }
 
 /// A dock state change: same origin as the dock page (when the browser says), and its CSRF token.
-pub fn check_dock_change(headers: &HeaderMap, hub: &Hub, form_token: Option<&str>) -> Result<(), HubError> {
+pub fn check_dock_change(
+    headers: &HeaderMap,
+    hub: &Hub,
+    form_token: Option<&str>,
+) -> Result<(), HubError> {
     let own = request_origin(headers, hub);
     if let Some(origin) = origin_of(headers) {
         if origin != own {

@@ -24,13 +24,28 @@ pub const DEFAULT_AGENT: &str = "default";
 /// Where the DB keeps the origin the hub last served from (for `agent list`).
 pub const META_ORIGIN: &str = "origin";
 
+/// `OPTIONS` on a page endpoint: routed so that `page::cors` answers the preflight.
+async fn preflight() -> axum::http::StatusCode {
+    axum::http::StatusCode::NO_CONTENT
+}
+
 pub fn router(hub: Arc<Hub>) -> Router {
     let page_routes = Router::new()
-        .route(APC_JSON_PATH, get(page::apc_json))
-        .route(PAGE_PAIR_PATH, post(page::pair))
-        .route(PAGE_PIN_PATH, axum::routing::put(page::put_pin).delete(page::delete_pin))
-        .route(PAGE_GRANT_PATH, get(page::grant_status).delete(page::give_back))
-        .route_layer(axum::middleware::from_fn(page::cors));
+        .route(APC_JSON_PATH, get(page::apc_json).options(preflight))
+        .route(PAGE_PAIR_PATH, post(page::pair).options(preflight))
+        .route(
+            PAGE_PIN_PATH,
+            axum::routing::put(page::put_pin)
+                .delete(page::delete_pin)
+                .options(preflight),
+        )
+        .route(
+            PAGE_GRANT_PATH,
+            get(page::grant_status)
+                .delete(page::give_back)
+                .options(preflight),
+        )
+        .layer(axum::middleware::from_fn(page::cors));
     Router::new()
         .merge(page_routes)
         .route(DOCK_PAIR_PATH, any(page::dock_profile_not_supported))
@@ -90,13 +105,14 @@ async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
-                let _ = ctrl_c.await;
-                return;
-            }
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
         tokio::select! {
             _ = ctrl_c => {},
             _ = term.recv() => {},

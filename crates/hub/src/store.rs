@@ -406,7 +406,13 @@ impl Store {
              ON CONFLICT(pairing_id) DO UPDATE SET reading_id = excluded.reading_id,
                reading_json = excluded.reading_json, app_url = excluded.app_url,
                pinned_at = excluded.pinned_at, seen_at = NULL",
-            params![pin.pairing_id, pin.reading_id, pin.reading_json, pin.app_url, pin.pinned_at],
+            params![
+                pin.pairing_id,
+                pin.reading_id,
+                pin.reading_json,
+                pin.app_url,
+                pin.pinned_at
+            ],
         )?;
         Ok(())
     }
@@ -483,21 +489,32 @@ mod tests {
         s.ensure_default_agent("default", "t0").unwrap();
         assert_eq!(s.agents().unwrap().len(), 1);
         let a = s.add_agent("claude", "t1").unwrap();
-        assert!(matches!(s.add_agent("claude", "t2"), Err(StoreError::NameTaken(_))));
+        assert!(matches!(
+            s.add_agent("claude", "t2"),
+            Err(StoreError::NameTaken(_))
+        ));
         assert!(matches!(s.add_agent("-x", "t2"), Err(StoreError::BadName)));
         assert!(matches!(s.add_agent("", "t2"), Err(StoreError::BadName)));
-        assert_eq!(s.agent_by_secret(&a.secret).unwrap().unwrap().handle, a.handle);
+        assert_eq!(
+            s.agent_by_secret(&a.secret).unwrap().unwrap().handle,
+            a.handle
+        );
         assert!(s.agent_by_secret("nope").unwrap().is_none());
         s.remove_agent("claude").unwrap();
         assert!(s.agent_by_secret(&a.secret).unwrap().is_none());
-        assert!(matches!(s.remove_agent("claude"), Err(StoreError::NoSuchAgent(_))));
+        assert!(matches!(
+            s.remove_agent("claude"),
+            Err(StoreError::NoSuchAgent(_))
+        ));
     }
 
     #[test]
     fn replacing_a_pairing_forgets_the_old_grant_and_revoke_keeps_it_revoked() {
         let (_d, s) = store();
         let a = s.add_agent("a", "t0").unwrap();
-        let p1 = s.create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1").unwrap();
+        let p1 = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1")
+            .unwrap();
         let pin = PinRow {
             pairing_id: p1.id.clone(),
             reading_id: "rd_1".into(),
@@ -507,11 +524,23 @@ mod tests {
             seen_at: None,
         };
         s.set_pin(&pin).unwrap();
-        assert_eq!(s.agent_reading(&a.handle, "rd_1").unwrap().unwrap().reading_id, "rd_1");
-        let p2 = s.create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3").unwrap();
+        assert_eq!(
+            s.agent_reading(&a.handle, "rd_1")
+                .unwrap()
+                .unwrap()
+                .reading_id,
+            "rd_1"
+        );
+        let p2 = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3")
+            .unwrap();
         assert!(s.pairing_by_grant("g1").unwrap().is_none());
         assert!(s.agent_reading(&a.handle, "rd_1").unwrap().is_none());
-        s.set_pin(&PinRow { pairing_id: p2.id.clone(), ..pin }).unwrap();
+        s.set_pin(&PinRow {
+            pairing_id: p2.id.clone(),
+            ..pin
+        })
+        .unwrap();
         assert!(s.revoke_pairing(&p2.id, "t4").unwrap());
         let revoked = s.pairing_by_grant("g2").unwrap().unwrap();
         assert_eq!(revoked.status, PairingStatus::Revoked);

@@ -144,19 +144,41 @@ mod tests {
         let tickets = Tickets::default();
         let t = tickets.mint("ag_1");
         let code = secrets::ticket_code(&t).to_lowercase();
-        assert_eq!(code_of(tickets.begin(&t, "ag_2").unwrap_err()), "invalid_request");
+        assert_eq!(
+            code_of(tickets.begin(&t, "ag_2").unwrap_err()),
+            "invalid_request"
+        );
         let held = tickets.begin(&code, "ag_1").unwrap();
-        assert_eq!(code_of(tickets.begin(&t, "ag_1").unwrap_err()), "pairing_in_progress");
+        assert_eq!(
+            code_of(tickets.begin(&t, "ag_1").unwrap_err()),
+            "pairing_in_progress"
+        );
         tickets.finish(&held, true);
-        assert_eq!(code_of(tickets.begin(&t, "ag_1").unwrap_err()), "ticket_used");
-        assert_eq!(code_of(tickets.begin("ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ", "ag_1").unwrap_err()), "ticket_unknown");
-        assert_eq!(code_of(tickets.begin("nonsense!", "ag_1").unwrap_err()), "ticket_unknown");
+        assert_eq!(
+            code_of(tickets.begin(&t, "ag_1").unwrap_err()),
+            "ticket_used"
+        );
+        assert_eq!(
+            code_of(
+                tickets
+                    .begin("ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ", "ag_1")
+                    .unwrap_err()
+            ),
+            "ticket_unknown"
+        );
+        assert_eq!(
+            code_of(tickets.begin("nonsense!", "ag_1").unwrap_err()),
+            "ticket_unknown"
+        );
     }
 
     #[test]
     fn a_ticket_expires() {
         let tickets = Tickets::new(Duration::ZERO);
         let t = tickets.mint("ag_1");
-        assert_eq!(code_of(tickets.begin(&t, "ag_1").unwrap_err()), "ticket_expired");
+        assert_eq!(
+            code_of(tickets.begin(&t, "ag_1").unwrap_err()),
+            "ticket_expired"
+        );
     }
 }
