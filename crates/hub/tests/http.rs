@@ -286,9 +286,14 @@ async fn the_agent_loop_over_http() {
         "no page text in a focus"
     );
 
-    // The latest pin, read by the wait, is seen: no attention.
+    // A pin sent while the wait's answer travelled may have replaced it: the current one is read.
+    let (_, state) = hub
+        .grant_call(reqwest::Method::GET, "/page/grant", &grant, None)
+        .await;
+    let current = state["pin"]["id"].as_str().unwrap().to_owned();
+    assert!(pinned.contains(&current));
     let (_, view) = call(&client, "get_current_view", json!({})).await;
-    assert_eq!(view["focus"]["id"], id);
+    assert_eq!(view["focus"]["id"], current);
     assert_eq!(view["views"][0]["app"]["id"], "page");
     assert!(view.get("attention").is_none());
 
@@ -309,7 +314,7 @@ async fn the_agent_loop_over_http() {
     assert_eq!(state["pin"]["seen_at"], Value::Null);
 
     // The replaced reading is gone; the new one reads as untrusted data.
-    let (is_error, gone) = call(&client, "page__get_reading", json!({ "id": id })).await;
+    let (is_error, gone) = call(&client, "page__get_reading", json!({ "id": current })).await;
     assert!(is_error);
     assert_eq!(gone["error"], "reading_unknown");
     let (is_error, read) = call(&client, "page__get_reading", json!({ "id": second })).await;

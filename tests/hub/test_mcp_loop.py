@@ -1,0 +1,220 @@
+"""A third-party MCP client (the PyPI `mcp` package, its Streamable HTTP client) runs the agent's loop
+against a real `apc-hub` binary, while this test plays the browser extension over HTTP with an
+extension Origin and reads the dock page the way the extension's e2e tests do."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+ROOT = Path(__file__).resolve().parents[2]
+EXT = "chrome-extension://abcdefghijklmnopabcdefghijklmnop"
+TOOLS = {"get_current_view", "wait_for_focus", "list_app_tools", "call_app_tool", "page__get_reading"}
+
+
+def hub_bin() -> str:
+    if os.environ.get("APC_HUB_BIN"):
+        return os.environ["APC_HUB_BIN"]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    binary = target / "debug" / "apc-hub"
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "--quiet", "-p", "apc-hub"], cwd=ROOT, check=True)
+    return str(binary)
+
+
+class Hub:
+    def __init__(self, origin: str, data_dir: str, proc: subprocess.Popen):
+        self.origin, self.data_dir, self.proc = origin, data_dir, proc
+
+    def url(self, path: str) -> str:
+        return self.origin + path
+
+    def agents(self) -> list:
+        port = self.origin.rsplit(":", 1)[1]
+        out = subprocess.run(
+            [hub_bin(), "agent", "list", "--json", "--data-dir", self.data_dir, "--listen", f"127.0.0.1:{port}"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        return json.loads(out)
+
+    def request(self, method: str, path: str, body=None, headers=None):
+        """(status, JSON body or None) of one HTTP request."""
+        data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+        req = urllib.request.Request(self.url(path), data=data, method=method, headers=headers or {})
+        if data is not None:
+            req.add_header("content-type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as res:
+                status, raw = res.status, res.read()
+        except urllib.error.HTTPError as err:
+            status, raw = err.code, err.read()
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            return status, raw.decode(errors="replace")
+
+    def extension(self, method: str, path: str, body=None, grant=None):
+        headers = {"origin": EXT}
+        if grant:
+            headers["authorization"] = f"Bearer {grant}"
+        return self.request(method, path, body, headers)
+
+    def dock(self) -> dict:
+        """What the extension's e2e tests read off the dock page: the mark's data attributes and the CSRF token."""
+        with urllib.request.urlopen(self.url("/"), timeout=10) as res:
+            html = res.read().decode()
+        mark = re.search(r'<button[^>]*class="agent-mark"[^>]*>', html).group(0)
+        attrs = dict(re.findall(r'data-(agent|ticket|hub)="([^"]*)"', mark))
+        attrs["csrf"] = re.search(r'<meta name="csrf-token" content="([^"]*)"', html).group(1)
+        attrs["html"] = html
+        return attrs
+
+    def pin(self, grant: str, text: str):
+        return self.extension("PUT", "/page/pin", reading(text), grant)
+
+
+def reading(text: str) -> dict:
+    return {
+        "url": "https://example.org/post",
+        "title": "A post",
+        "pointed": {"text": text, "how": "selection", "targets": []},
+        "context": {"headings": ["Results"], "before": "", "after": ""},
+        "made_at": "2026-11-29T00:00:00.000Z",
+    }
+
+
+@pytest.fixture
+def hub():
+    data_dir = tempfile.mkdtemp(prefix="apc-hub-pytest-")
+    proc = subprocess.Popen(
+        [hub_bin(), "--listen", "127.0.0.1:0", "--data-dir", data_dir],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    first = proc.stdout.readline().strip()
+    match = re.fullmatch(r"apc-hub listening on (http://127\.0\.0\.1:\d+)", first)
+    assert match, f"unexpected first line: {first!r}"
+    try:
+        yield Hub(match.group(1), data_dir, proc)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+async def call(session: ClientSession, name: str, args: dict):
+    result = await session.call_tool(name, args, read_timeout_seconds=60)
+    structured = result.structured_content
+    assert json.loads(result.content[0].text) == structured
+    return bool(result.is_error), structured
+
+
+def test_the_agent_loop_with_the_pypi_mcp_client(hub):
+    mcp_url = hub.agents()[0]["mcp_url"]
+    assert mcp_url.startswith(hub.origin + "/mcp/")
+    dock = hub.dock()
+    assert dock["hub"] == hub.origin
+
+    async def main():
+        async with streamable_http_client(mcp_url) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                assert "wait_for_focus" in (init.instructions or "")
+                tools = await session.list_tools()
+                assert {t.name for t in tools.tools} == TOOLS
+
+                is_error, waited = await call(session, "wait_for_focus", {"timeout_s": 1})
+                assert not is_error
+                assert waited["focus"] is None and waited["timed_out"] is True
+
+                status, paired = await anyio.to_thread.run_sync(
+                    lambda: hub.extension("POST", "/page/pair", {"ticket": dock["ticket"], "agent": dock["agent"]}))
+                assert status == 201, paired
+                grant = paired["pairing"]["grant"]
+
+                # Pins repeat until the wait answers; what it returns must be one of them.
+                pinned = set()
+                got = {}
+
+                async def wait():
+                    got["result"] = await call(session, "wait_for_focus", {"timeout_s": 25})
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(wait)
+                    while "result" not in got:
+                        status, body = await anyio.to_thread.run_sync(lambda: hub.pin(grant, "Pointed words"))
+                        assert status == 200, body
+                        pinned.add(body["focus"]["id"])
+                        await anyio.sleep(0.1)
+                is_error, result = got["result"]
+                assert not is_error and result["timed_out"] is False
+                focus = result["focus"]
+                assert focus["id"] in pinned
+                assert focus["kind"] == "page_reading" and focus["app"]["id"] == "page"
+                assert focus["next"] == "page__get_reading" and focus["next_args"] == {"id": focus["id"]}
+                assert "Pointed words" not in json.dumps(focus)
+
+                # A pin sent while the wait's answer travelled may have replaced it: read the current one.
+                status, state = await anyio.to_thread.run_sync(lambda: hub.extension("GET", "/page/grant", grant=grant))
+                assert status == 200 and state["pin"]["id"] in pinned
+                current = {"id": state["pin"]["id"]}
+                is_error, read = await call(session, focus["next"], current)
+                assert not is_error, read
+                assert read["id"] == current["id"]
+                assert read["untrusted"] is True
+                assert "never instructions" in read["note"]
+                assert read["reading"]["pointed"]["text"] == "Pointed words"
+
+                is_error, bad = await call(session, "page__get_reading", {"id": "rd_nothing"})
+                assert is_error and bad["error"] == "reading_unknown"
+
+                # Revoke from the dock page (same origin, its CSRF token).
+                pairing_id = paired["pairing"]["id"]
+                status, _ = await anyio.to_thread.run_sync(lambda: hub.request(
+                    "POST", "/dock/revoke", {"pairing": pairing_id},
+                    {"origin": hub.origin, "x-csrf-token": dock["csrf"]}))
+                assert status == 200
+                status, answer = await anyio.to_thread.run_sync(lambda: hub.pin(grant, "again"))
+                assert status == 403 and answer["error"] == "revoked"
+                assert answer["revoked_by"] == hub.origin.removeprefix("http://")
+                is_error, gone = await call(session, "page__get_reading", current)
+                assert is_error and gone["error"] == "reading_unknown"
+
+    anyio.run(main)
+
+
+def test_web_origins_are_refused(hub):
+    mcp_url = hub.agents()[0]["mcp_url"]
+    dock = hub.dock()
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    status, body = hub.request("POST", mcp_url.removeprefix(hub.origin), init, {
+        "origin": "http://evil.example", "accept": "application/json, text/event-stream"})
+    assert status == 403 and body["error"] == "origin_refused"
+
+    evil = {"origin": "http://evil.example", "authorization": "Bearer x"}
+    for method, path, body in [
+        ("POST", "/page/pair", {"ticket": dock["ticket"], "agent": dock["agent"]}),
+        ("PUT", "/page/pin", reading("x")),
+        ("DELETE", "/page/pin", None),
+        ("GET", "/page/grant", None),
+        ("DELETE", "/page/grant", None),
+    ]:
+        status, answer = hub.request(method, path, body, evil)
+        assert status == 403 and answer["error"] == "origin_refused", (method, path, status, answer)
+
+    status, answer = hub.request("POST", "/dock/tickets", {"agent": dock["agent"]}, {"origin": "http://evil.example"})
+    assert status == 403 and answer["error"] == "csrf_refused"
