@@ -1,27 +1,32 @@
-// Why JavaScript: the browser runs a popup's page script as JS. This one only asks the background
-// (Rust, through runtime messages) and renders its answers; it decides nothing.
+// Why JavaScript: the browser runs a popup's page script as JS. This one decides nothing: it asks
+// the background (Rust, through runtime messages) for the state and for every action the person
+// takes, and renders the answers. Which pairings exist, what a pin or a hub state is, whether a
+// page can be pointed at, whether a code or hub address is good: all of that the background says.
 
 const api = globalThis.browser ?? globalThis.chrome;
 
 // How long the popup waits for the background before it says so (a starting service worker
-// answers in well under a second).
+// answers in well under a second). Refreshing asks every hub (up to ~3 s each, in parallel), and
+// pairing by code checks the hub first, so those get longer.
 const ANSWER_WAIT_MS = 5000;
+const SLOW_ANSWER_WAIT_MS = 12000;
 
 const $ = (id) => document.getElementById(id);
-const t = (key, ...subs) => api.i18n.getMessage(key, subs) || key;
+const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
+const lang = api.i18n.getUILanguage();
 
 function localize() {
-  document.documentElement.lang = api.i18n.getUILanguage();
+  document.documentElement.lang = lang;
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
 }
 
 // Ask the background; resolves to its answer, or to { ok: false, ... } if it did not answer.
-async function ask(request) {
+async function ask(request, waitMs = ANSWER_WAIT_MS) {
   let timer;
   const timeout = new Promise((resolve) => {
     timer = setTimeout(
-      () => resolve({ ok: false, error: 'no_answer', message: `no answer within ${ANSWER_WAIT_MS} ms` }),
-      ANSWER_WAIT_MS,
+      () => resolve({ ok: false, error: 'no_answer', message: `no answer within ${waitMs} ms` }),
+      waitMs,
     );
   });
   try {
@@ -34,6 +39,373 @@ async function ask(request) {
     clearTimeout(timer);
   }
 }
+
+// ---- Times, in the UI language -------------------------------------------------------------
+
+const relative = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+const dateOnly = new Intl.DateTimeFormat(lang, { dateStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** `{ text, full }` for an ISO time: relative within a week, a date beyond. */
+function when(iso) {
+  const date = new Date(iso);
+  if (typeof iso !== 'string' || Number.isNaN(date.getTime())) return { text: String(iso), full: String(iso) };
+  const seconds = (date.getTime() - Date.now()) / 1000;
+  const abs = Math.abs(seconds);
+  let text;
+  if (abs < 45) text = relative.format(0, 'second');
+  else if (abs < 45 * 60) text = relative.format(Math.round(seconds / 60), 'minute');
+  else if (abs < 22 * 3600) text = relative.format(Math.round(seconds / 3600), 'hour');
+  else if (abs < 7 * 86400) text = relative.format(Math.round(seconds / 86400), 'day');
+  else text = dateOnly.format(date);
+  return { text, full: dateTime.format(date) };
+}
+
+// ---- DOM building (never innerHTML) ------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'text') node.textContent = value;
+    else if (name === 'dataset') Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+/** Text with a time inside a message: the message's text, the full time as a tooltip. */
+function timed(key, iso, attrs = {}) {
+  const w = when(iso);
+  return el('span', { ...attrs, text: t(key, w.text), title: w.full });
+}
+
+// ---- State --------------------------------------------------------------------------------
+
+let state = null; // the last popup_state / popup_refresh answer rendered
+// Every action bumps the generation; a state answer to a request sent before the latest action
+// ended is stale and is not rendered.
+let generation = 0;
+const confirming = new Map(); // pairing id -> timer of its "Confirm revoke?" window
+const busy = new Set(); // pairing ids with an action in flight
+
+function showAlert(answer) {
+  const box = $('alert');
+  box.replaceChildren();
+  if (!answer) return;
+  box.append(el('span', { text: answer.message || answer.error || '' }));
+  if (answer.error) box.append(' ', el('span', { class: 'detail', text: t('errorCode', answer.error) }));
+}
+
+function say(text) {
+  $('status-line').textContent = text ?? '';
+}
+
+function hubStateText(hub) {
+  switch (hub?.state) {
+    case 'reachable':
+      return t('hubReachable');
+    case 'unreachable':
+      return hub.reason ? t('hubUnreachableReason', hub.reason) : t('hubUnreachable');
+    case 'revoked_by_hub':
+      return hub.by ? t('hubRevokedBy', hub.by) : t('hubRevoked');
+    case 'forgotten':
+      return t('hubForgotten');
+    default:
+      return t('hubUnknown');
+  }
+}
+
+function pinNode(pin) {
+  if (!pin) return el('span', { class: 'pin-state', dataset: { pinState: 'none' }, text: t('pinNone') });
+  if (pin.seen_at) return timed('pinRead', pin.seen_at, { class: 'pin-state', 'data-pin-state': 'read' });
+  return timed('pinUnread', pin.pinned_at, { class: 'pin-state', 'data-pin-state': 'unread' });
+}
+
+function pairingItem(p, index, canPoint) {
+  const titleId = `pairing-${index}-title`;
+  const hubId = `pairing-${index}-hub-state`;
+  const hubState = p.hub?.state ?? 'unknown';
+  const hubGone = hubState === 'revoked_by_hub' || hubState === 'forgotten';
+  const pinState = p.pin ? (p.pin.seen_at ? 'read' : 'unread') : 'none';
+
+  const hubStateNode = el('p', { class: 'hub-state', id: hubId, 'data-hub-state': hubState }, el('span', { class: 'dot', 'aria-hidden': 'true' }), el('span', { text: hubStateText(p.hub) }));
+  if (p.hub?.at) hubStateNode.title = t('hubCheckedAt', when(p.hub.at).text);
+
+  const point = el('button', {
+    type: 'button',
+    class: 'primary',
+    'data-action': 'point',
+    'aria-describedby': hubGone ? `${titleId} ${hubId}` : canPoint ? titleId : `${titleId} point-note`,
+    disabled: !canPoint || hubGone,
+    text: t('pointButton'),
+  });
+  if (!canPoint) point.title = t('pointNoPage');
+  else if (hubGone) point.title = t('pointNoHub');
+
+  const isConfirming = confirming.has(p.id);
+  const revoke = el('button', {
+    type: 'button',
+    class: isConfirming ? 'danger confirming' : 'danger',
+    'data-action': 'revoke',
+    'data-confirming': isConfirming ? 'true' : null,
+    'aria-describedby': titleId,
+    text: isConfirming ? t('revokeConfirmButton') : t('revokeButton'),
+  });
+
+  const unpin = p.pin
+    ? el('button', { type: 'button', 'data-action': 'unpin', 'aria-describedby': titleId, text: t('unpinButton') })
+    : null;
+
+  return el(
+    'li',
+    {
+      class: 'pairing',
+      'data-pairing-id': p.id,
+      'data-hub-state': hubState,
+      'data-pin-state': pinState,
+      'data-last-used': p.last_used ? 'true' : null,
+      'aria-busy': busy.has(p.id) ? 'true' : null,
+    },
+    el(
+      'div',
+      { class: 'pairing-title', id: titleId },
+      el('span', { class: 'hub-domain', text: p.hub_display }),
+      el('span', { class: 'visually-hidden', text: ' — ' }),
+      el('span', { class: 'agent-name', text: p.agent_name }),
+    ),
+    el(
+      'p',
+      { class: 'meta' },
+      el('span', { class: 'agent-handle', text: t('agentHandle', p.agent_handle) }),
+      el('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' }),
+      timed('pairingSince', p.created_at, { class: 'since' }),
+      p.last_used ? el('span', { class: 'badge last-used', text: t('pairingLastUsed') }) : null,
+    ),
+    el('p', { class: 'pin' }, pinNode(p.pin)),
+    hubStateNode,
+    el('div', { class: 'actions' }, point, unpin, revoke),
+  );
+}
+
+function giveBackItem(g) {
+  return el(
+    'li',
+    { 'data-pairing-id': g.pairing_id },
+    el('span', { class: 'give-back-text', text: t('giveBackItem', g.hub_display, g.agent_name) }),
+    el(
+      'span',
+      { class: 'detail' },
+      t('giveBackAttempts', g.attempts ?? 0),
+      g.last_error ? ` · ${t('giveBackLastError', g.last_error)}` : '',
+    ),
+  );
+}
+
+/** Where focus is inside the list, so it can be put back after the list is rebuilt. */
+function focusKey() {
+  const active = document.activeElement;
+  const item = active?.closest?.('#pairings > li');
+  if (!item) return null;
+  const items = [...$('pairings').children];
+  return { id: item.dataset.pairingId, action: active.dataset.action, index: items.indexOf(item) };
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const items = [...$('pairings').children];
+  const same = items.find((li) => li.dataset.pairingId === key.id);
+  const usable = (li) => li && [...li.querySelectorAll('button')].filter((b) => !b.disabled);
+  if (same) {
+    const buttons = usable(same);
+    const target = buttons.find((b) => b.dataset.action === key.action) ?? buttons.at(-1);
+    target?.focus();
+    return;
+  }
+  // The pairing left (revoked): the next one, else the previous, else the code form.
+  const neighbour = items[Math.min(key.index, items.length - 1)];
+  const target = usable(neighbour)?.[0];
+  if (target) target.focus();
+  else $('pair-code-code').focus();
+}
+
+function render(next) {
+  state = next;
+  const pairings = Array.isArray(next.pairings) ? next.pairings : [];
+  const giveBacks = Array.isArray(next.give_backs) ? next.give_backs : [];
+  const key = focusKey();
+
+  for (const id of [...confirming.keys()]) {
+    if (!pairings.some((p) => p.id === id)) {
+      clearTimeout(confirming.get(id));
+      confirming.delete(id);
+    }
+  }
+
+  $('pairings').replaceChildren(...pairings.map((p, i) => pairingItem(p, i, next.can_point === true)));
+  $('pairings-section').hidden = pairings.length === 0;
+  $('point-note').hidden = next.can_point === true || pairings.length === 0;
+  $('empty-state').hidden = pairings.length !== 0;
+
+  $('give-backs-list').replaceChildren(...giveBacks.map(giveBackItem));
+  $('give-backs').hidden = giveBacks.length === 0;
+
+  const link = $('empty-hub-link');
+  const hub = typeof next.default_hub === 'string' ? next.default_hub : '';
+  link.textContent = hub;
+  // A link only to an http(s) address; anything else stays plain text.
+  if (/^https?:\/\//i.test(hub)) link.href = hub;
+  else link.removeAttribute('href');
+
+  const hubInput = $('pair-code-hub');
+  if (!hubInput.value && !hubInput.dataset.touched && hub) hubInput.value = hub;
+  $('pair-code').hidden = false;
+
+  restoreFocus(key);
+}
+
+async function loadState(type) {
+  const mine = generation;
+  const answer = await ask({ type }, type === 'popup_refresh' ? SLOW_ANSWER_WAIT_MS : ANSWER_WAIT_MS);
+  if (mine !== generation) return answer; // an action happened meanwhile; its own reload renders
+  if (answer.ok === true) {
+    render(answer);
+  } else if (!state) {
+    showAlert({ ...answer, message: t('stateError', answer.message ?? answer.error) });
+  } else {
+    showAlert(answer);
+  }
+  return answer;
+}
+
+// ---- Actions ------------------------------------------------------------------------------
+
+function pairingById(id) {
+  return state?.pairings?.find((p) => p.id === id);
+}
+
+async function act(id, request, onOk) {
+  if (busy.has(id)) return;
+  busy.add(id);
+  generation += 1;
+  showAlert(null);
+  say('');
+  const item = $('pairings').querySelector(`li[data-pairing-id="${CSS.escape(id)}"]`);
+  item?.setAttribute('aria-busy', 'true');
+  const answer = await ask(request, SLOW_ANSWER_WAIT_MS);
+  busy.delete(id);
+  item?.removeAttribute('aria-busy');
+  if (answer.ok === true) say(onOk(answer));
+  else showAlert(answer);
+  generation += 1;
+  await loadState('popup_state');
+}
+
+function startConfirm(p) {
+  const ms = Number.isFinite(state?.revoke_confirm_ms) ? state.revoke_confirm_ms : 4000;
+  confirming.set(
+    p.id,
+    setTimeout(() => {
+      confirming.delete(p.id);
+      const button = $('pairings').querySelector(`li[data-pairing-id="${CSS.escape(p.id)}"] button[data-action="revoke"]`);
+      if (button) {
+        button.textContent = t('revokeButton');
+        button.classList.remove('confirming');
+        delete button.dataset.confirming;
+      }
+      say('');
+    }, ms),
+  );
+  const button = $('pairings').querySelector(`li[data-pairing-id="${CSS.escape(p.id)}"] button[data-action="revoke"]`);
+  button.textContent = t('revokeConfirmButton');
+  button.classList.add('confirming');
+  button.dataset.confirming = 'true';
+  say(t('revokeConfirmHint', Math.round(ms / 1000), p.agent_name));
+}
+
+$('pairings').addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-action]');
+  const id = button?.closest('li[data-pairing-id]')?.dataset.pairingId;
+  const p = id !== undefined && pairingById(id);
+  if (!p || button.disabled) return;
+  switch (button.dataset.action) {
+    case 'point':
+      act(p.id, { type: 'point_selection', pairing: p.id }, () => t('pointedStatus', p.agent_name));
+      break;
+    case 'unpin':
+      act(p.id, { type: 'unpin', pairing: p.id }, () => t('unpinnedStatus'));
+      break;
+    case 'revoke':
+      if (!confirming.has(p.id)) {
+        startConfirm(p);
+      } else {
+        clearTimeout(confirming.get(p.id));
+        confirming.delete(p.id);
+        act(p.id, { type: 'revoke', pairing: p.id }, (answer) =>
+          answer.give_back === 'pending' ? t('revokedPendingStatus') : t('revokedStatus'),
+        );
+      }
+      break;
+  }
+});
+
+// ---- Pair with a code --------------------------------------------------------------------
+
+let pairing = false;
+
+$('pair-code-hub').addEventListener('input', (event) => {
+  event.target.dataset.touched = 'true';
+});
+
+$('pair-code-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  if (pairing) return;
+  const form = event.currentTarget;
+  const hub = form.elements.hub;
+  const code = form.elements.code;
+  const error = $('pair-code-error');
+  const status = $('pair-code-status');
+  error.textContent = '';
+  status.textContent = '';
+  hub.removeAttribute('aria-invalid');
+  code.removeAttribute('aria-invalid');
+
+  for (const [field, key] of [
+    [hub, 'pairCodeNeedHub'],
+    [code, 'pairCodeNeedCode'],
+  ]) {
+    if (!field.value.trim()) {
+      field.setAttribute('aria-invalid', 'true');
+      error.textContent = t(key);
+      field.focus();
+      return;
+    }
+  }
+
+  pairing = true;
+  form.setAttribute('aria-busy', 'true');
+  status.textContent = t('pairCodeChecking');
+  const answer = await ask({ type: 'pair_code', hub: hub.value.trim(), code: code.value.trim() }, SLOW_ANSWER_WAIT_MS);
+  pairing = false;
+  form.removeAttribute('aria-busy');
+  if (answer.ok === true) {
+    status.textContent = t('pairCodeOpened');
+    code.value = '';
+  } else {
+    status.textContent = '';
+    error.replaceChildren(
+      el('span', { text: answer.message || answer.error || '' }),
+      ' ',
+      el('span', { class: 'detail', text: t('errorCode', answer.error ?? '') }),
+    );
+    const field = answer.error?.startsWith('hub_') ? hub : code;
+    field.setAttribute('aria-invalid', 'true');
+    field.focus();
+  }
+});
+
+// ---- Start --------------------------------------------------------------------------------
 
 function show(state) {
   document.body.dataset.state = state;
@@ -49,8 +421,7 @@ function renderError(answer) {
   $('retry').focus();
 }
 
-async function refresh() {
-  show('loading');
+async function ping() {
   const pong = await ask({ type: 'ping' });
   if (pong.ok !== true) return renderError(pong);
   $('standard-version').textContent = pong.standard;
@@ -58,6 +429,19 @@ async function refresh() {
   show('ready');
 }
 
+async function start() {
+  show('loading');
+  showAlert(null);
+  const pinged = ping();
+  // The cached state at once, then the hubs' news when it comes.
+  const first = await loadState('popup_state');
+  await pinged;
+  if (first.ok !== true) return;
+  $('refresh-status').textContent = t('checkingHubs');
+  await loadState('popup_refresh');
+  $('refresh-status').textContent = '';
+}
+
 localize();
-$('retry').addEventListener('click', refresh);
-refresh();
+$('retry').addEventListener('click', start);
+start();

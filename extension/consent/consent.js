@@ -1,0 +1,140 @@
+// Why JavaScript: the browser runs an extension page's script as JS. This consent window decides
+// nothing: it asks the background (Rust, through runtime messages) what is being asked, renders it
+// (the hub's domain first, then the agent as the hub names it), and sends back the person's answer.
+// Whether the request exists, what pairing does and what happens after: all the background's.
+
+const api = globalThis.browser ?? globalThis.chrome;
+
+const ANSWER_WAIT_MS = 5000;
+// Allow pairs with the hub (and may pin): a network round trip or two.
+const PAIR_WAIT_MS = 15000;
+// How long the outcome stays readable before the window closes itself.
+const RESULT_SHOWN_MS = 1500;
+
+const $ = (id) => document.getElementById(id);
+const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
+
+function localize() {
+  document.documentElement.lang = api.i18n.getUILanguage();
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+}
+
+async function ask(request, waitMs = ANSWER_WAIT_MS) {
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(
+      () => resolve({ ok: false, error: 'no_answer', message: `no answer within ${waitMs} ms` }),
+      waitMs,
+    );
+  });
+  try {
+    const answer = await Promise.race([api.runtime.sendMessage(request), timeout]);
+    if (answer !== null && typeof answer === 'object') return answer;
+    return { ok: false, error: 'no_answer', message: `the background answered ${JSON.stringify(answer)}` };
+  } catch (error) {
+    return { ok: false, error: 'no_answer', message: String(error?.message ?? error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const id = new URLSearchParams(location.search).get('id');
+let consent = null;
+let answered = false;
+
+function show(state) {
+  document.body.dataset.state = state;
+  $('consent-loading').hidden = state !== 'loading';
+  $('consent-request').hidden = state !== 'asking' && state !== 'answering' && state !== 'done';
+}
+
+/** An error from the background: its message, and a way out. */
+function showError(answer, lead) {
+  const box = $('consent-error');
+  box.replaceChildren();
+  if (lead) box.append(Object.assign(document.createElement('p'), { textContent: lead }));
+  const detail = document.createElement('p');
+  detail.className = 'detail';
+  detail.textContent = `${answer.message || ''} (${answer.error || 'error'})`;
+  box.append(detail);
+  $('consent-close').hidden = false;
+  $('consent-close').focus();
+}
+
+function render(c) {
+  $('consent-hub').textContent = c.hub_display;
+  const hubName = $('consent-hub-name');
+  hubName.hidden = !c.hub_name;
+  hubName.textContent = c.hub_name ? t('consentHubName', c.hub_name) : '';
+  $('consent-agent').textContent = c.agent_name;
+  $('consent-handle').textContent = t('agentHandle', c.agent_handle);
+
+  // Where the request came from: the page as a plain domain, never its words.
+  const origin = $('consent-origin');
+  if (c.page_display) {
+    $('consent-how').textContent = c.how === 'drop' ? t('consentFromDrop') : t('consentFromPage');
+    $('consent-page').textContent = c.page_display;
+    origin.hidden = false;
+  } else if (c.how === 'code') {
+    $('consent-how').textContent = t('consentFromCode');
+    $('consent-page').textContent = '';
+    origin.hidden = false;
+  } else {
+    origin.hidden = true;
+  }
+
+  document.title = `${t('consentTitle')} ${c.hub_display}`;
+  show('asking');
+  // Don't allow has focus: a keystroke meant for the page or the popup (an Enter, a Space) that
+  // lands in this window as it opens must never pair. Allow takes a deliberate Tab or a click.
+  $('consent-deny').focus();
+}
+
+async function answer(allow) {
+  if (answered || !consent) return;
+  answered = true;
+  $('consent-allow').disabled = true;
+  $('consent-deny').disabled = true;
+  show('answering');
+  $('consent-result').textContent = allow ? t('consentPairing') : '';
+  const reply = await ask({ type: 'consent_answer', id, allow }, allow ? PAIR_WAIT_MS : ANSWER_WAIT_MS);
+  if (reply.ok !== true) {
+    $('consent-result').textContent = '';
+    show('done');
+    showError(reply);
+    return;
+  }
+  const agent = reply.agent_name || consent.agent_name;
+  $('consent-result').textContent = !reply.paired
+    ? t('consentDenied')
+    : reply.pinned
+      ? t('consentPairedPinned', agent)
+      : t('consentPaired', agent);
+  document.body.dataset.result = reply.paired ? 'paired' : 'not_paired';
+  show('done');
+  setTimeout(() => window.close(), RESULT_SHOWN_MS);
+}
+
+async function start() {
+  show('loading');
+  const reply = id ? await ask({ type: 'consent_get', id }) : { ok: false, error: 'consent_unknown', message: 'no request id' };
+  if (reply.ok !== true || !reply.consent || typeof reply.consent !== 'object') {
+    show('gone');
+    showError(reply, reply.error === 'no_answer' ? null : t('consentGone'));
+    return;
+  }
+  consent = reply.consent;
+  render(consent);
+}
+
+localize();
+$('consent-allow').addEventListener('click', () => answer(true));
+$('consent-deny').addEventListener('click', () => answer(false));
+$('consent-close').addEventListener('click', () => window.close());
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  event.preventDefault();
+  if (consent && !answered) answer(false);
+  else if (!$('consent-close').hidden) window.close();
+});
+start();
