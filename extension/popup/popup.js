@@ -321,7 +321,7 @@ function startConfirm(p) {
   button.textContent = t('revokeConfirmButton');
   button.classList.add('confirming');
   button.dataset.confirming = 'true';
-  say(t('revokeConfirmHint', Math.round(ms / 1000), p.agent_name));
+  say(t('revokeConfirmHint', p.agent_name));
 }
 
 $('pairings').addEventListener('click', (event) => {
