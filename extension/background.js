@@ -38,3 +38,14 @@ function forward(event, name) {
 }
 
 forward(api.runtime.onInstalled, 'runtime.onInstalled');
+forward(api.runtime.onStartup, 'runtime.onStartup');
+forward(api.contextMenus.onClicked, 'contextMenus.onClicked');
+forward(api.commands.onCommand, 'commands.onCommand');
+forward(api.alarms.onAlarm, 'alarms.onAlarm');
+
+// The same path a browser event takes, for callers inside this background only (pages and content
+// scripts cannot reach this global). End-to-end tests use it for what a headless browser cannot
+// click: the context menu entry and the keyboard command.
+globalThis.apcBackground = Object.freeze({
+  dispatch: (name, args) => ready.then(() => handleEvent(name, args)),
+});

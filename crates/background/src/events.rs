@@ -12,6 +12,33 @@ use serde_json::{json, Value};
 pub enum Event {
     /// `runtime.onInstalled(details)`: `details.reason` is `install`, `update`, ...
     Installed { reason: Option<String> },
+    /// `runtime.onStartup()`: the browser started with the extension in it.
+    Startup,
+    /// `contextMenus.onClicked(info, tab)` on one of the "Point ‹agent› at this" entries.
+    MenuPoint {
+        pairing: String,
+        tab: Option<(i64, String)>,
+    },
+    /// `commands.onCommand(command, tab)`: the keyboard command that points the last agent used.
+    CommandPoint { tab: Option<(i64, String)> },
+    /// `alarms.onAlarm(alarm)`: time to retry the give backs.
+    GiveBackAlarm,
+    /// A menu entry, command or alarm that is not ours: nothing to do.
+    Ignored,
+}
+
+/// The keyboard command's name in the manifest.
+pub const POINT_COMMAND: &str = "point-selection";
+
+fn tab_of(value: Option<&Value>) -> Option<(i64, String)> {
+    let tab = value?;
+    Some((
+        tab.get("id")?.as_i64()?,
+        tab.get("url")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    ))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -41,16 +68,56 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         }),
+        "runtime.onStartup" => Ok(Event::Startup),
+        "contextMenus.onClicked" => {
+            let item = args
+                .first()
+                .and_then(|info| info.get("menuItemId"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            Ok(match item.strip_prefix(crate::effects::MENU_PREFIX) {
+                Some(pairing) => Event::MenuPoint {
+                    pairing: pairing.to_owned(),
+                    tab: tab_of(args.get(1)),
+                },
+                None => Event::Ignored,
+            })
+        }
+        "commands.onCommand" => Ok(match args.first().and_then(Value::as_str) {
+            Some(POINT_COMMAND) => Event::CommandPoint {
+                tab: tab_of(args.get(1)),
+            },
+            _ => Event::Ignored,
+        }),
+        "alarms.onAlarm" => Ok(
+            match args
+                .first()
+                .and_then(|a| a.get("name"))
+                .and_then(Value::as_str)
+            {
+                Some(crate::effects::GIVE_BACK_ALARM) => Event::GiveBackAlarm,
+                _ => Event::Ignored,
+            },
+        ),
         other => Err(EventError::UnknownEvent(other.to_owned())),
     }
 }
 
 /// Handle one event.
 pub async fn handle(name: &str, args: Vec<Value>) -> Result<(), EventError> {
+    use crate::flows;
+    // A flow's failure was already told where the person looks (the page's note, the badge); the
+    // event itself is handled either way.
     match parse(name, &args)? {
-        // Nothing to set up yet: storage defaults and migrations will go here.
-        Event::Installed { .. } => Ok(()),
+        Event::Installed { .. } | Event::Startup => drop(flows::start().await),
+        Event::MenuPoint { pairing, tab } => {
+            drop(flows::point_selection(Some(&pairing), tab, "selection").await)
+        }
+        Event::CommandPoint { tab } => drop(flows::point_selection(None, tab, "command").await),
+        Event::GiveBackAlarm => drop(flows::retry_give_backs().await),
+        Event::Ignored => {}
     }
+    Ok(())
 }
 
 pub fn to_wire(reply: Result<(), EventError>) -> Value {
@@ -75,6 +142,43 @@ mod tests {
         assert_eq!(
             parse("runtime.onInstalled", &[]),
             Ok(Event::Installed { reason: None })
+        );
+    }
+
+    #[test]
+    fn menus_commands_and_alarms_are_read() {
+        let tab = json!({ "id": 4, "url": "https://example.org/" });
+        assert_eq!(
+            parse(
+                "contextMenus.onClicked",
+                &[json!({ "menuItemId": "point:p1" }), tab.clone()]
+            ),
+            Ok(Event::MenuPoint {
+                pairing: "p1".into(),
+                tab: Some((4, "https://example.org/".into()))
+            })
+        );
+        assert_eq!(
+            parse(
+                "contextMenus.onClicked",
+                &[json!({ "menuItemId": "other" })]
+            ),
+            Ok(Event::Ignored)
+        );
+        assert_eq!(
+            parse("commands.onCommand", &[json!(POINT_COMMAND)]),
+            Ok(Event::CommandPoint { tab: None })
+        );
+        assert_eq!(
+            parse("commands.onCommand", &[json!("_execute_action")]),
+            Ok(Event::Ignored)
+        );
+        assert_eq!(
+            parse(
+                "alarms.onAlarm",
+                &[json!({ "name": crate::effects::GIVE_BACK_ALARM })]
+            ),
+            Ok(Event::GiveBackAlarm)
         );
     }
 

@@ -12,8 +12,17 @@
 //! a clear error object), never throw. `extension/background.js` registers the browser's listeners
 //! synchronously and forwards every event to these exports once the module is ready.
 
+pub mod browser;
+pub mod drop_answer;
+pub mod effects;
 pub mod events;
+pub mod flows;
+pub mod http;
+pub mod hub;
 pub mod router;
+pub mod secrets;
+pub mod state;
+pub mod storage;
 
 use wasm_bindgen::prelude::*;
 
@@ -26,8 +35,9 @@ pub const EXTENSION_VERSION: &str = env!("CARGO_PKG_VERSION");
 #[wasm_bindgen(js_name = handleMessage)]
 pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
     let sender: router::Sender = serde_wasm_bindgen::from_value(sender).unwrap_or_default();
+    let kind = sender.kind(&extension_id(), &extension_base().await);
     let reply = match serde_wasm_bindgen::from_value::<serde_json::Value>(message) {
-        Ok(message) => router::route(message, &sender).await,
+        Ok(message) => router::route(message, &kind).await,
         Err(e) => Err(router::RouterError::Unreadable(e.to_string())),
     };
     to_js(&router::to_wire(reply))
@@ -42,6 +52,23 @@ pub async fn handle_event(name: String, args: JsValue) -> JsValue {
         Err(e) => Err(events::EventError::Unreadable(e.to_string())),
     };
     to_js(&events::to_wire(reply))
+}
+
+/// This extension's id (`runtime.id`).
+fn extension_id() -> String {
+    browser::api("runtime.id")
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+/// The URL every page of this extension starts with (`runtime.getURL("")`).
+async fn extension_base() -> String {
+    browser::call("runtime", "getURL", &[JsValue::from_str("")])
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
 }
 
 /// JSON values become plain JS objects (not `Map`s) so the browser can pass them between contexts.

@@ -11,21 +11,61 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// What a message asks for. Keys a request does not know are ignored.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
     /// `{ "type": "ping" }`: is the background up, and which standard and version does it speak?
     Ping,
+    /// From a content script: a trusted drop of an agent's mark, the raw payload and what the page showed.
+    #[serde(rename = "page.drop")]
+    PageDrop {
+        payload: String,
+        observation: Value,
+    },
+    /// From a content script: Undo on the in-page note.
+    #[serde(rename = "page.undo")]
+    PageUndo {
+        token: String,
+    },
+    /// From the popup: the pairings as kept, at once.
+    PopupState,
+    /// From the popup: the pairings after asking their hubs, and give backs retried.
+    PopupRefresh,
+    /// From the popup: point this pairing's agent at the active tab's selection.
+    PointSelection {
+        pairing: String,
+    },
+    Unpin {
+        pairing: String,
+    },
+    Revoke {
+        pairing: String,
+    },
+    /// From the popup: pair with the code the dock page shows.
+    PairCode {
+        hub: String,
+        code: String,
+    },
+    /// From the consent window.
+    ConsentGet {
+        id: String,
+    },
+    ConsentAnswer {
+        id: String,
+        allow: bool,
+    },
     /// Any `type` this build does not know.
     #[serde(other)]
     Unknown,
 }
 
 /// A successful answer's fields (`ok: true` is added on the wire).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Answer {
     Pong(Pong),
+    /// A flow's answer: an object whose fields go on the wire beside `ok`.
+    Fields(Value),
 }
 
 /// The answer to `ping`.
@@ -48,6 +88,10 @@ pub enum RouterError {
     Malformed { kind: String, reason: String },
     #[error("the message could not be read: {0}")]
     Unreadable(String),
+    #[error("{0} messages are not taken from this sender")]
+    NotAllowed(&'static str),
+    #[error("{message}")]
+    Flow { code: String, message: String },
 }
 
 impl RouterError {
@@ -58,6 +102,16 @@ impl RouterError {
             RouterError::UnknownType(_) => "unknown_type",
             RouterError::Malformed { .. } => "malformed_message",
             RouterError::Unreadable(_) => "unreadable_message",
+            RouterError::NotAllowed(_) => "not_allowed",
+            RouterError::Flow { .. } => "flow_error",
+        }
+    }
+
+    /// The code on the wire: a flow's own, or this error's.
+    pub fn wire_code(&self) -> &str {
+        match self {
+            RouterError::Flow { code, .. } => code,
+            other => other.code(),
         }
     }
 }
@@ -89,6 +143,36 @@ pub struct SenderTab {
     pub id: Option<i64>,
 }
 
+/// Who a sender is, for the requests that care.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SenderKind {
+    /// One of this extension's own pages (popup, consent window).
+    ExtensionPage,
+    /// This extension's content script, in the top frame of an http(s) page.
+    ContentScript { tab_id: i64, url: String },
+    /// Anything else: another extension, a sub-frame, a page we do not run in.
+    Other,
+}
+
+impl Sender {
+    /// Tells this extension's pages (their URL under `extension_base`, e.g. `chrome-extension://id/`)
+    /// from its content scripts (a tab, the top frame, an http(s) URL) and from anyone else.
+    pub fn kind(&self, extension_id: &str, extension_base: &str) -> SenderKind {
+        if self.id.as_deref() != Some(extension_id) || extension_base.is_empty() {
+            return SenderKind::Other;
+        }
+        let url = self.url.clone().unwrap_or_default();
+        if url.starts_with(extension_base) {
+            return SenderKind::ExtensionPage;
+        }
+        let web = url.starts_with("http://") || url.starts_with("https://");
+        match (self.tab.as_ref().and_then(|t| t.id), self.frame_id, web) {
+            (Some(tab_id), Some(0), true) => SenderKind::ContentScript { tab_id, url },
+            _ => SenderKind::Other,
+        }
+    }
+}
+
 /// Parse a message into a [`Request`], telling apart "not a message", "unknown type" and
 /// "known type, bad fields".
 pub fn parse(message: Value) -> Result<Request, RouterError> {
@@ -106,16 +190,59 @@ pub fn parse(message: Value) -> Result<Request, RouterError> {
     }
 }
 
-/// Route one message. Async because requests to come (storage, the hub) are.
-pub async fn route(message: Value, _sender: &Sender) -> Result<Answer, RouterError> {
-    match parse(message)? {
-        Request::Ping => Ok(Answer::Pong(Pong {
-            standard: apc_core::APC_STANDARD_VERSION,
-            version: crate::EXTENSION_VERSION,
-        })),
-        // `parse` already turned this into `UnknownType` with its name; kept total, never a panic.
-        Request::Unknown => Err(RouterError::UnknownType(String::new())),
+/// Route one message from a sender of `kind`. Requests that touch pairings are taken only from the
+/// extension's own pages; page events only from its content scripts.
+pub async fn route(message: Value, kind: &SenderKind) -> Result<Answer, RouterError> {
+    use crate::flows;
+    let request = parse(message)?;
+    let page_only = matches!(request, Request::PageDrop { .. } | Request::PageUndo { .. });
+    match (&request, kind) {
+        (Request::Ping | Request::Unknown, _) => {}
+        (_, SenderKind::ContentScript { .. }) if page_only => {}
+        (_, SenderKind::ExtensionPage) if !page_only => {}
+        _ => {
+            return Err(RouterError::NotAllowed(if page_only {
+                "page"
+            } else {
+                "extension page"
+            }))
+        }
     }
+    let flow = match (request, kind) {
+        (Request::Ping, _) => {
+            return Ok(Answer::Pong(Pong {
+                standard: apc_core::APC_STANDARD_VERSION,
+                version: crate::EXTENSION_VERSION,
+            }))
+        }
+        (
+            Request::PageDrop {
+                payload,
+                observation,
+            },
+            SenderKind::ContentScript { tab_id, url },
+        ) => flows::drop(*tab_id, url, &payload, observation).await,
+        (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
+            flows::undo(*tab_id, &token).await
+        }
+        (Request::PopupState, _) => flows::popup_state(false).await,
+        (Request::PopupRefresh, _) => flows::popup_state(true).await,
+        (Request::PointSelection { pairing }, _) => {
+            flows::point_selection(Some(&pairing), None, "selection").await
+        }
+        (Request::Unpin { pairing }, _) => flows::unpin(&pairing, None).await,
+        (Request::Revoke { pairing }, _) => flows::revoke(&pairing).await,
+        (Request::PairCode { hub, code }, _) => flows::pair_code(&hub, &code).await,
+        (Request::ConsentGet { id }, _) => flows::consent_get(&id).await,
+        (Request::ConsentAnswer { id, allow }, _) => flows::consent_answer(&id, allow).await,
+        // `parse` already turned this into `UnknownType` with its name; kept total, never a panic.
+        (Request::Unknown, _) => return Err(RouterError::UnknownType(String::new())),
+        (_, _) => return Err(RouterError::NotAllowed("page")),
+    };
+    flow.map(Answer::Fields).map_err(|e| RouterError::Flow {
+        code: e.code().to_owned(),
+        message: e.to_string(),
+    })
 }
 
 /// The wire form of a reply.
@@ -128,7 +255,7 @@ pub fn to_wire(reply: Result<Answer, RouterError>) -> Value {
             }
             wire
         }
-        Err(e) => json!({ "ok": false, "error": e.code(), "message": e.to_string() }),
+        Err(e) => json!({ "ok": false, "error": e.wire_code(), "message": e.to_string() }),
     }
 }
 
@@ -137,7 +264,7 @@ mod tests {
     use super::*;
 
     fn run(message: Value) -> Value {
-        to_wire(crate::block_on(route(message, &Sender::default())))
+        to_wire(crate::block_on(route(message, &SenderKind::Other)))
     }
 
     #[test]
@@ -191,11 +318,65 @@ mod tests {
                 reason: "y".into(),
             },
             RouterError::Unreadable("z".into()),
+            RouterError::NotAllowed("page"),
+            RouterError::Flow {
+                code: "c".into(),
+                message: "m".into(),
+            },
         ];
         let mut codes: Vec<_> = errors.iter().map(RouterError::code).collect();
         codes.sort();
         codes.dedup();
         assert_eq!(codes.len(), errors.len());
+    }
+
+    #[test]
+    fn pairing_requests_are_refused_from_anyone_but_the_extensions_pages() {
+        for message in [
+            json!({ "type": "revoke", "pairing": "p1" }),
+            json!({ "type": "popup_state" }),
+            json!({ "type": "consent_answer", "id": "c", "allow": true }),
+        ] {
+            let kind = SenderKind::ContentScript {
+                tab_id: 1,
+                url: "https://example.org/".into(),
+            };
+            let wire = to_wire(crate::block_on(route(message.clone(), &kind)));
+            assert_eq!(wire["error"], json!("not_allowed"), "{message}");
+        }
+        let drop = json!({ "type": "page.drop", "payload": "{}", "observation": null });
+        let wire = to_wire(crate::block_on(route(drop, &SenderKind::ExtensionPage)));
+        assert_eq!(wire["error"], json!("not_allowed"));
+    }
+
+    #[test]
+    fn senders_are_told_apart_by_id_url_tab_and_frame() {
+        let base = "chrome-extension://abc/";
+        let sender = |v: Value| serde_json::from_value::<Sender>(v).unwrap();
+        let popup =
+            sender(json!({ "id": "abc", "url": "chrome-extension://abc/popup/popup.html" }));
+        assert_eq!(popup.kind("abc", base), SenderKind::ExtensionPage);
+        let page = sender(
+            json!({ "id": "abc", "url": "https://example.org/a", "tab": { "id": 7 }, "frameId": 0 }),
+        );
+        assert_eq!(
+            page.kind("abc", base),
+            SenderKind::ContentScript {
+                tab_id: 7,
+                url: "https://example.org/a".into()
+            }
+        );
+        let frame = sender(
+            json!({ "id": "abc", "url": "https://example.org/a", "tab": { "id": 7 }, "frameId": 3 }),
+        );
+        assert_eq!(frame.kind("abc", base), SenderKind::Other);
+        let other =
+            sender(json!({ "id": "zzz", "url": "chrome-extension://abc/popup/popup.html" }));
+        assert_eq!(other.kind("abc", base), SenderKind::Other);
+        let file = sender(
+            json!({ "id": "abc", "url": "file:///x.html", "tab": { "id": 7 }, "frameId": 0 }),
+        );
+        assert_eq!(file.kind("abc", base), SenderKind::Other);
     }
 
     #[test]

@@ -1,0 +1,109 @@
+//! Extension storage: the pairings (`storage.local`, no secrets) and the consents the person has
+//! not answered yet (`storage.session`, gone with the browser session). Every change of the
+//! pairings goes through [`update`], which holds a lock across load, change and save, so two events
+//! handled at once cannot lose each other's change.
+
+use futures::lock::Mutex;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
+
+use apc_core::page_link::{PageEndpoints, PageReading};
+
+use crate::browser::{self, BrowserError};
+use crate::state::State;
+
+const STATE_KEY: &str = "apc_state";
+
+static STATE_LOCK: Mutex<()> = Mutex::new(());
+
+fn to_js(value: &Value) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
+}
+
+async fn get<T: DeserializeOwned + Default>(
+    area: &str,
+    key: &str,
+) -> Result<Option<T>, BrowserError> {
+    let got = browser::call(area, "get", &[JsValue::from_str(key)]).await?;
+    let got: Value = serde_wasm_bindgen::from_value(got).unwrap_or(Value::Null);
+    Ok(got
+        .get(key)
+        .cloned()
+        .and_then(|v| serde_json::from_value(v).ok()))
+}
+
+async fn set(area: &str, key: &str, value: &impl Serialize) -> Result<(), BrowserError> {
+    let value = serde_json::to_value(value).unwrap_or(Value::Null);
+    browser::call(area, "set", &[to_js(&json!({ key: value }))])
+        .await
+        .map(drop)
+}
+
+/// The pairings as stored; a missing or unreadable record is no pairings.
+pub async fn load() -> Result<State, BrowserError> {
+    Ok(get::<State>("storage.local", STATE_KEY)
+        .await?
+        .unwrap_or_default())
+}
+
+/// Loads, changes and saves the pairings under the lock; returns the closure's result and the new state.
+pub async fn update<R>(change: impl FnOnce(&mut State) -> R) -> Result<(R, State), BrowserError> {
+    let _guard = STATE_LOCK.lock().await;
+    let mut state = load().await?;
+    let out = change(&mut state);
+    set("storage.local", STATE_KEY, &state).await?;
+    Ok((out, state))
+}
+
+/// A pairing the person has not said yes or no to yet.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PendingConsent {
+    pub id: String,
+    pub created_at: String,
+    pub how: String,
+    pub hub_origin: String,
+    pub hub_name: String,
+    pub endpoints: Option<PageEndpoints>,
+    pub agent_handle: String,
+    pub agent_name: String,
+    pub ticket: String,
+    /// The tab the drop came from, told the outcome.
+    pub tab_id: Option<i64>,
+    pub page_url: Option<String>,
+    /// What to pin once paired (a drop's reading); none for a code.
+    pub reading: Option<PageReading>,
+}
+
+fn consent_key(id: &str) -> String {
+    format!("consent:{id}")
+}
+
+/// `storage.session` where the browser has it, else `storage.local` (cleared when answered).
+async fn session_area() -> &'static str {
+    if browser::api("storage.session").is_ok() {
+        "storage.session"
+    } else {
+        "storage.local"
+    }
+}
+
+pub async fn put_consent(consent: &PendingConsent) -> Result<(), BrowserError> {
+    set(session_area().await, &consent_key(&consent.id), consent).await
+}
+
+pub async fn get_consent(id: &str) -> Result<Option<PendingConsent>, BrowserError> {
+    get(session_area().await, &consent_key(id)).await
+}
+
+pub async fn delete_consent(id: &str) -> Result<(), BrowserError> {
+    browser::call(
+        session_area().await,
+        "remove",
+        &[JsValue::from_str(&consent_key(id))],
+    )
+    .await
+    .map(drop)
+}
