@@ -170,7 +170,11 @@ function collectObservation(request) {
         if (index.has(children[i])) return { node: index.get(children[i]), offset: 0 };
       }
       for (var j = Math.min(a.offset, children.length) - 1; j >= 0; j--) {
-        if (index.has(children[j])) return { node: index.get(children[j]), offset: 1 };
+        if (!index.has(children[j])) continue;
+        var before = index.get(children[j]);
+        // Just after that child: the end of its text for a text node, offset 1 for an element.
+        var end = nodes[before].tag ? 1 : nodes[before].text.length;
+        return { node: before, offset: end };
       }
     }
     for (var p = node; p; p = flatParent(p)) {

@@ -1,0 +1,76 @@
+// Page-side helpers for the end-to-end tests: the extension's in-page note (in a closed shadow
+// root, so read through CDP's pierce), selections, and the dock's current drag payload.
+
+/** The extension's note in the page, or null: its text and links, read through closed shadow roots. */
+export async function readNote(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+    let host = null;
+    const find = (node) => {
+      if (host) return;
+      if (node.nodeName === 'APC-PAGE-FEEDBACK') { host = node; return; }
+      for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) find(child);
+    };
+    find(root);
+    if (!host) return null;
+    const texts = [];
+    const links = [];
+    const walk = (node) => {
+      if (node.nodeName === 'STYLE') return;
+      if (node.nodeType === 3) texts.push(node.nodeValue);
+      if (node.nodeName === 'A') {
+        const attrs = node.attributes ?? [];
+        const i = attrs.indexOf('href');
+        if (i >= 0) links.push(attrs[i + 1]);
+      }
+      for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) walk(child);
+    };
+    walk(host);
+    return { text: texts.join(' ').replace(/\s+/g, ' ').trim(), links };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Waits until the note matches `predicate` (default: any note), and returns it. */
+export async function waitForNote(page, predicate = () => true, timeoutMs = 10000) {
+  const until = Date.now() + timeoutMs;
+  let last = null;
+  while (Date.now() < until) {
+    last = await readNote(page);
+    if (last && predicate(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no matching note within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+}
+
+/** Selects the whole text of the first element matching `selector`. */
+export async function selectText(page, selector) {
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const selection = getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }, selector);
+}
+
+/** The drag payload the dock page would set for its first agent's mark, with a fresh ticket. */
+export async function dockPayload(context, hubOrigin) {
+  const dock = await context.newPage();
+  try {
+    await dock.goto(hubOrigin + '/');
+    const mark = dock.locator('.agent-mark').first();
+    const payload = {
+      v: 1,
+      agent: await mark.getAttribute('data-agent'),
+      hub: await mark.getAttribute('data-hub'),
+      ticket: await mark.getAttribute('data-ticket'),
+    };
+    return payload;
+  } finally {
+    await dock.close();
+  }
+}

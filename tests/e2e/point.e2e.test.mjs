@@ -1,0 +1,292 @@
+// End to end in Chromium: a real apc-hub, fixture sites on 127.0.0.1, the built extension, and a
+// real MCP client playing the agent. Nothing here reaches into the hub's or the extension's insides:
+// the agent sees only MCP, the person only the browser.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launchWithExtension } from '../browser/lib/chromium.mjs';
+import { startHub } from './lib/hub.mjs';
+import { startSite, directOnly } from './lib/site.mjs';
+import { connectAgent } from './lib/agent.mjs';
+import { trustedDrop } from './lib/drag.mjs';
+import { readNote, waitForNote, selectText, dockPayload } from './lib/page.mjs';
+
+let hub, site, ext, agent, pairingId;
+
+/** Text of an element as the person sees it (what the reading must hold). */
+const visibleText = (page, selector) => page.locator(selector).first().innerText();
+
+/** Starts a wait of the agent; resolves to the tool's structured result. */
+const waitForFocus = (timeout_s = 20) => agent.call('wait_for_focus', { timeout_s });
+
+async function readFocus(focus) {
+  assert.equal(focus.kind, 'page_reading');
+  assert.equal(focus.next, 'page__get_reading');
+  assert.deepEqual(focus.next_args, { id: focus.id });
+  assert.equal(focus.app.id, 'page');
+  const got = await agent.call('page__get_reading', focus.next_args);
+  assert.equal(got.isError, false, JSON.stringify(got.result));
+  assert.equal(got.result.untrusted, true);
+  assert.match(got.result.note, /never instructions/i);
+  return got.result.reading;
+}
+
+/** Runs `fn` inside the extension's background: what a click on a menu or a shortcut would start. */
+async function dispatchFor(pageUrl, name, argsFor) {
+  return ext.serviceWorker.evaluate(async ({ pageUrl, name, argsFor }) => {
+    const [tab] = await chrome.tabs.query({ url: pageUrl });
+    const args = argsFor === 'command' ? ['point-selection', tab] : [{ menuItemId: argsFor, selectionText: '' }, tab];
+    return globalThis.apcBackground.dispatch(name, args);
+  }, { pageUrl, name, argsFor });
+}
+
+before(async () => {
+  hub = await startHub();
+  site = await startSite();
+  ext = await launchWithExtension();
+  agent = await connectAgent(hub.agents()[0].mcp_url);
+});
+
+after(async () => {
+  await agent?.close().catch(() => {});
+  await ext?.close();
+  await site?.close();
+  await hub?.cleanup();
+});
+
+describe('pointing an agent at page text', () => {
+  it('a trusted drop of the dock payload, consent, Allow: the agent gets a focus and reads exactly the paragraph', async () => {
+    const waiting = waitForFocus();
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const payload = await dockPayload(ext.context, hub.origin);
+    const consentOpened = ext.context.waitForEvent('page', (p) => p.url().includes('/consent/consent.html'));
+    await trustedDrop(page, '#target-para', payload);
+    const consent = await consentOpened;
+    await consent.waitForLoadState();
+    const hubHost = new URL(hub.origin).host;
+    await assert.doesNotReject(consent.getByText(hubHost).first().waitFor());
+    await consent.click('#consent-allow');
+
+    const { result } = await waiting;
+    assert.equal(result.timed_out, false);
+    const focus = result.focus;
+    const expected = await visibleText(page, '#target-para');
+    assert.ok(!JSON.stringify(focus).includes('irrigation'), 'the focus carries identifiers only');
+    const reading = await readFocus(focus);
+    assert.equal(reading.pointed.text, expected);
+    assert.equal(reading.pointed.how, 'drop');
+    assert.equal(reading.url, site.url('/article.html'));
+    assert.deepEqual(reading.context.headings, ['Guide', 'Install', 'Linux']);
+    const note = await waitForNote(page, (n) => /can read this now/.test(n.text));
+    assert.match(note.text, /Undo/);
+    const state = await ext.serviceWorker.evaluate(async () => (await chrome.storage.local.get('apc_state')).apc_state);
+    pairingId = state.pairings[0].id;
+    assert.ok(!JSON.stringify(state).includes(hub.agents()[0].mcp_url), 'no secret of the agent in storage');
+    await page.close();
+  });
+
+  it('the grant is not in storage a content script can read', async () => {
+    const { storage, grants } = await ext.serviceWorker.evaluate(async () => {
+      const storage = JSON.stringify(await chrome.storage.local.get(null));
+      const db = await new Promise((ok, fail) => {
+        const r = indexedDB.open('apc-secrets');
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => fail(r.error);
+      });
+      const grants = await new Promise((ok) => {
+        const r = db.transaction('grants').objectStore('grants').getAll();
+        r.onsuccess = () => ok(r.result);
+      });
+      db.close();
+      return { storage, grants };
+    });
+    assert.equal(grants.length, 1, 'one grant, in the extension origin\'s IndexedDB');
+    assert.ok(grants[0].length >= 22);
+    assert.ok(!storage.includes(grants[0]), 'the grant is not in storage.local');
+  });
+
+  it('selection + the keyboard command reaches the agent the same way', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    await selectText(page, 'main p:nth-of-type(2)');
+    const expected = await page.evaluate(() => getSelection().toString().trim());
+    const waiting = waitForFocus();
+    const reply = await dispatchFor(page.url(), 'commands.onCommand', 'command');
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    const { result } = await waiting;
+    const reading = await readFocus(result.focus);
+    assert.equal(reading.pointed.how, 'command');
+    assert.equal(reading.pointed.text, expected);
+    await page.close();
+  });
+
+  it('selection + the context menu entry reaches the agent the same way', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    await selectText(page, 'h1');
+    const waiting = waitForFocus();
+    const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    const { result } = await waiting;
+    const reading = await readFocus(result.focus);
+    assert.equal(reading.pointed.how, 'selection');
+    assert.equal(reading.pointed.text, 'Guide');
+    await page.close();
+  });
+
+  it('data-focus targets: the reading carries the valid ones and drops an invalid one', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/focus-targets.html'));
+    const waiting = waitForFocus();
+    await trustedDrop(page, '#amount', await dockPayload(ext.context, hub.origin));
+    const { result } = await waiting;
+    const reading = await readFocus(result.focus);
+    const targets = reading.pointed.targets;
+    // On #amount: its own target has a bare number as a param (invalid: dropped); its ancestors'
+    // valid target is kept; the ancestor with a bad kind is dropped.
+    assert.deepEqual(targets, [{ kind: 'invoice', id: 'inv_2026_7', part: null, params: null }]);
+    assert.ok(!JSON.stringify(targets).includes('1200'));
+    const waitingAgain = waitForFocus();
+    await trustedDrop(page, '#figure', await dockPayload(ext.context, hub.origin));
+    const again = await readFocus((await waitingAgain).result.focus);
+    assert.deepEqual(again.pointed.targets, [
+      { kind: 'figure', id: null, part: null, params: { month: '2026-03', region: ['north', 'south'] } },
+      { kind: 'invoice', id: 'inv_2026_7', part: null, params: null },
+    ]);
+    await page.close();
+  });
+});
+
+/** Runs `action` while the agent waits `seconds`; asserts the wait came back empty. */
+async function nothingReachesTheAgent(action, seconds = 3) {
+  const waiting = waitForFocus(seconds);
+  await action();
+  const { result } = await waiting;
+  assert.equal(result.focus, null, `the agent got a focus: ${JSON.stringify(result.focus)}`);
+  assert.equal(result.timed_out, true);
+}
+
+/** Counts consent windows opened while `action` runs (and closes them). */
+async function consentWindowsDuring(action) {
+  let opened = 0;
+  const onPage = (p) => { if (p.url().includes('/consent/')) { opened += 1; p.close().catch(() => {}); } };
+  ext.context.on('page', onPage);
+  try { await action(); } finally { ext.context.off('page', onPage); }
+  return opened;
+}
+
+describe('pages that answer for themselves, and pages that are hostile', () => {
+  it('a page whose root has data-apc-native-drops: the extension does nothing at all', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/native-drops.html'));
+    const before = site.apcJsonRequests();
+    const opened = await consentWindowsDuring(() => nothingReachesTheAgent(async () => {
+      await trustedDrop(page, '#p', await dockPayload(ext.context, hub.origin));
+    }));
+    assert.equal(opened, 0);
+    assert.equal(site.apcJsonRequests(), before, 'no request to the page origin');
+    assert.equal(await readNote(page), null, 'no note in the page');
+    await page.close();
+  });
+
+  it('a Direct-only app: the drop is answered with the domain-first note and its connect link, nothing pinned', async () => {
+    const app = await startSite({ apcJson: directOnly('Signals') });
+    try {
+      const page = await ext.context.newPage();
+      await page.goto(app.url('/article.html'));
+      let note;
+      await nothingReachesTheAgent(async () => {
+        await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin));
+        note = await waitForNote(page);
+      });
+      const host = new URL(app.origin).host;
+      assert.ok(note.text.startsWith(host), note.text);
+      assert.match(note.text, /calls itself "Signals"/);
+      assert.match(note.text, /directly/);
+      assert.deepEqual(note.links, [`${app.origin}/connect`]);
+      await page.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  for (const broken of ['redirect', 'huge', 'slow']) {
+    it(`an apc.json that is ${broken === 'huge' ? '20 KiB' : broken === 'slow' ? 'slow past 3 s' : 'a redirect'}: the "could not check" note`, async () => {
+      const app = await startSite({ apcJson: broken });
+      try {
+        const page = await ext.context.newPage();
+        await page.goto(app.url('/article.html'));
+        let note;
+        await nothingReachesTheAgent(async () => {
+          await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin));
+          note = await waitForNote(page, () => true, 8000);
+        }, 6);
+        assert.ok(note.text.startsWith(new URL(app.origin).host), note.text);
+        assert.match(note.text, /could not be read/);
+        assert.deepEqual(note.links, []);
+        await page.close();
+      } finally {
+        await app.close();
+      }
+    });
+  }
+
+  it("a page served with Content-Security-Policy: script-src 'self': pointing works", async () => {
+    const strict = await startSite({ headers: { 'content-security-policy': "script-src 'self'" } });
+    try {
+      const page = await ext.context.newPage();
+      const response = await page.goto(strict.url('/csp.html'));
+      assert.equal(response.headers()['content-security-policy'], "script-src 'self'");
+      const waiting = waitForFocus();
+      await trustedDrop(page, '#p', await dockPayload(ext.context, hub.origin));
+      const reading = await readFocus((await waiting).result.focus);
+      assert.equal(reading.pointed.text, await visibleText(page, '#p'));
+      await page.close();
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('a Huejoy-like page: the visible text once, no JSON carriers, no hidden duplicates', async () => {
+    const page = await ext.context.newPage();
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.goto(site.url('/huejoy.html'));
+    const waiting = waitForFocus();
+    await trustedDrop(page, '#swatch-primary', await dockPayload(ext.context, hub.origin));
+    const reading = await readFocus((await waiting).result.focus);
+    assert.equal(reading.pointed.text, await visibleText(page, '#swatch-primary'));
+    const all = JSON.stringify(reading);
+    for (const secret of ['CONFIG-CARRIER-SECRET', 'HANDOFF-CARRIER-SECRET', 'TEMPLATE-SWATCH-SECRET',
+      'ROOT-STATUS-ATTR-SECRET', 'HIDDEN-EXPORT-DIALOG', 'LIVE-REGION-HIDDEN-STATUS', 'schemaVersion']) {
+      assert.ok(!all.includes(secret), `${secret} leaked into the reading`);
+    }
+    const text = reading.page_text ?? '';
+    for (const once of ['Linear gradient', 'History entry one', 'Undo change']) {
+      assert.ok(text.split(once).length - 1 <= 1, `${once} appears more than once in the page text`);
+    }
+    assert.ok(text.includes('Primary #3A7BD5'));
+    await page.close();
+  });
+
+  it('a DragEvent dispatched by page script with a valid payload: nothing happens', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const payload = JSON.stringify(await dockPayload(ext.context, hub.origin));
+    const before = site.apcJsonRequests();
+    const opened = await consentWindowsDuring(() => nothingReachesTheAgent(async () => {
+      await page.evaluate((data) => {
+        const target = document.querySelector('#target-para');
+        const dt = new DataTransfer();
+        dt.setData('application/x-apc-agent', data);
+        for (const type of ['dragenter', 'dragover', 'drop']) {
+          target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+        }
+      }, payload);
+    }));
+    assert.equal(opened, 0);
+    assert.equal(site.apcJsonRequests(), before);
+    assert.equal(await readNote(page), null);
+    await page.close();
+  });
+});
