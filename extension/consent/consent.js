@@ -66,8 +66,16 @@ function render(c) {
   const hubName = $('consent-hub-name');
   hubName.hidden = !c.hub_name;
   hubName.textContent = c.hub_name ? t('consentHubName', c.hub_name) : '';
-  $('consent-agent').textContent = c.agent_name;
-  $('consent-handle').textContent = t('agentHandle', c.agent_handle);
+  // A typed code does not say which agent it is for (the hub says so when it pairs).
+  const agent = $('consent-agent');
+  agent.textContent = c.agent_name || t('consentAgentFromCode');
+  agent.classList.toggle('unnamed', !c.agent_name);
+  $('consent-handle').textContent = c.agent_handle
+    ? t('agentHandle', c.agent_handle)
+    : c.agent_name
+      ? ''
+      : t('consentAgentFromCodeNote');
+  $('consent-handle').hidden = !$('consent-handle').textContent;
 
   // Where the request came from: the page as a plain domain, never its words.
   const origin = $('consent-origin');

@@ -147,3 +147,18 @@ test('a failed answer shows the background\'s message in the alert region', asyn
   assert.equal(await page.evaluate(() => window.__fake.closed), false);
   await page.close();
 });
+
+test('a typed code: no agent name yet, so the window says which agent it means without inventing one', async () => {
+  const page = await openConsent({
+    consent_get: canned.consent({ how: 'code', page_display: null, agent_name: '', agent_handle: '' }),
+    consent_answer: { ok: true, paired: true, pinned: false, agent_name: 'Cursor' },
+  });
+  assert.equal(await text(page, '#consent-hub'), '127.0.0.1:7410');
+  assert.equal(await text(page, '#consent-agent'), 'The agent this code was made for');
+  assert.match(await text(page, '#consent-handle'), /The hub names it once you allow/);
+  await page.click('#consent-allow');
+  assert.deepEqual(await waitForRequests(page, 'consent_answer'), [{ type: 'consent_answer', id: ID, allow: true }]);
+  // The name comes with the answer.
+  await page.waitForSelector('#consent-result:has-text("Paired with Cursor.")');
+  await page.close();
+});
