@@ -290,3 +290,70 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
     await page.close();
   });
 });
+
+/** A stand-in on the hub's port while the hub is down: records every request, answers 503. */
+async function recorderOn(port) {
+  const { createServer } = await import('node:http');
+  const seen = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method, path: req.url, authorization: req.headers.authorization ?? null });
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end('{"error":"down","message":"the hub is down"}');
+  });
+  await new Promise((ok, fail) => { server.once('error', fail); server.listen(port, '127.0.0.1', ok); });
+  return { seen, close: () => new Promise((ok) => { server.closeAllConnections(); server.close(ok); }) };
+}
+
+describe('revoke in the popup', () => {
+  it('holds at once with the hub down, sends nothing more with that grant, and is given back once the hub is up', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const waiting = waitForFocus();
+    await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin));
+    const readingId = (await waiting).result.focus.id;
+    await agent.close();
+
+    const { dataDir, port } = hub;
+    await hub.stop();
+    const recorder = await recorderOn(port);
+    let popup;
+    try {
+      popup = await ext.context.newPage();
+      await popup.goto(ext.url('popup/popup.html'));
+      const row = popup.locator(`li[data-pairing-id="${pairingId}"]`);
+      // The popup asks the hub how the pin stands when it opens; with the hub down that says so.
+      await row.locator('[data-hub-state="unreachable"]').first().waitFor();
+      const sinceRevoke = recorder.seen.length;
+      const revoke = row.locator('button[data-action="revoke"]');
+      await revoke.click();
+      await revoke.click();
+      await popup.locator('#give-backs').waitFor({ state: 'visible' });
+      assert.equal(await popup.locator(`li[data-pairing-id="${pairingId}"]`).count(), 1, 'listed once, as a give back');
+      assert.match(await popup.locator('#give-backs').innerText(), /127\.0\.0\.1/);
+
+      // Everything that would use a live grant: the keyboard command, a refresh of the popup.
+      await selectText(page, 'h1');
+      await dispatchFor(page.url(), 'commands.onCommand', 'command');
+      await popup.reload();
+      await popup.locator('#give-backs').waitFor({ state: 'visible' });
+      await waitForNote(page, (n) => /no agent is paired/i.test(n.text));
+      const withBearer = recorder.seen.slice(sinceRevoke).filter((r) => r.authorization);
+      assert.ok(withBearer.length >= 1, 'the give back was tried');
+      for (const r of withBearer) {
+        assert.deepEqual([r.method, r.path], ['DELETE', '/page/grant'], `a request carried the grant: ${JSON.stringify(r)}`);
+      }
+    } finally {
+      await recorder.close();
+    }
+
+    hub = await startHub({ dataDir, listen: `127.0.0.1:${port}` });
+    await popup.reload();
+    await popup.locator('#give-backs').waitFor({ state: 'hidden', timeout: 15000 });
+    agent = await connectAgent(hub.agents()[0].mcp_url);
+    const got = await agent.call('page__get_reading', { id: readingId });
+    assert.equal(got.isError, true);
+    assert.equal(got.result.error, 'reading_unknown');
+    await popup.close();
+    await page.close();
+  });
+});

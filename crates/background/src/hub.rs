@@ -99,6 +99,8 @@ pub fn interpret(status: u16, body: &[u8]) -> Result<Value, HubError> {
     let json: Option<Value> = serde_json::from_slice(body).ok();
     match status {
         200..=299 => Ok(json.unwrap_or(Value::Null)),
+        // A hub that answers 5xx is not working, whatever its body says: out of reach for now.
+        500..=599 => Err(HubError::Unreachable(format!("it answered HTTP {status}"))),
         403 if json.as_ref().is_some_and(is_revoked_answer) => Err(HubError::Revoked {
             by: json
                 .as_ref()
@@ -312,6 +314,16 @@ mod tests {
         );
         assert_eq!(
             interpret(500, b"<html>").unwrap_err().code(),
+            "hub_unreachable"
+        );
+        assert_eq!(
+            interpret(503, br#"{"error":"down","message":"x"}"#)
+                .unwrap_err()
+                .code(),
+            "hub_unreachable"
+        );
+        assert_eq!(
+            interpret(418, b"<html>").unwrap_err().code(),
             "hub_bad_answer"
         );
         // A code that is not a plain word is not passed on as one.
