@@ -6,10 +6,11 @@
 const api = globalThis.browser ?? globalThis.chrome;
 
 // How long the popup waits for the background before it says so (a starting service worker
-// answers in well under a second). Refreshing asks every hub (up to ~3 s each, in parallel), and
-// pairing by code checks the hub first, so those get longer.
+// answers in well under a second). Acting and pairing by code reach a hub first (~3 s at most);
+// refreshing asks every hub in turn, so it gets longer still.
 const ANSWER_WAIT_MS = 5000;
 const SLOW_ANSWER_WAIT_MS = 12000;
+const REFRESH_WAIT_MS = 30000;
 
 const $ = (id) => document.getElementById(id);
 const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
@@ -267,7 +268,7 @@ function render(next) {
 
 async function loadState(type) {
   const mine = generation;
-  const answer = await ask({ type }, type === 'popup_refresh' ? SLOW_ANSWER_WAIT_MS : ANSWER_WAIT_MS);
+  const answer = await ask({ type }, type === 'popup_refresh' ? REFRESH_WAIT_MS : ANSWER_WAIT_MS);
   if (mine !== generation) return answer; // an action happened meanwhile; its own reload renders
   if (answer.ok === true) {
     render(answer);
@@ -438,8 +439,10 @@ async function start() {
   await pinged;
   if (first.ok !== true) return;
   $('refresh-status').textContent = t('checkingHubs');
-  await loadState('popup_refresh');
+  const refreshed = await loadState('popup_refresh');
   $('refresh-status').textContent = '';
+  // The refresh failed (its error is shown): render what the background learned meanwhile.
+  if (refreshed.ok !== true) await loadState('popup_state');
 }
 
 localize();

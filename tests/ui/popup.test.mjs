@@ -284,3 +284,19 @@ test('a failed popup_state is said in the alert region, and the header still wor
   assert.deepEqual((await requests(page)).map((r) => r.type).sort(), ['ping', 'popup_state']);
   await page.close();
 });
+
+test('a failed refresh is said, and the cached state is asked again and shown', async () => {
+  const page = await openPopup({
+    popup_state: [
+      canned.state({ pairings: [canned.claude({ hub: { state: 'unknown' } })] }),
+      canned.state({ pairings: [canned.claude({ hub: { state: 'unreachable', reason: 'it answered HTTP 503' } })] }),
+    ],
+    popup_refresh: { ok: false, error: 'storage_unavailable', message: 'could not save what the hubs said' },
+  });
+  const claude = item(canned.claude().id);
+  await page.waitForSelector(`${claude}[data-hub-state="unreachable"]`);
+  assert.equal(await text(page, `${claude} .hub-state`), 'Hub not reachable: it answered HTTP 503');
+  assert.match(await text(page, '#alert'), /could not save what the hubs said \(storage_unavailable\)/);
+  assert.deepEqual((await requests(page)).map((r) => r.type).filter((t) => t !== 'ping'), ['popup_state', 'popup_refresh', 'popup_state']);
+  await page.close();
+});
