@@ -183,6 +183,12 @@ async fn drop_inner(tab_id: i64, page_url: &str, payload: &str, observation: Val
         return Ok(json!({ "pinned": focus }));
     }
     let hub = hub::read_hub(&hub_origin).await?;
+    let preview = hub::preview(&hub, &ticket).await?;
+    if preview.agent.handle != payload.agent {
+        return Err(FlowError::BadPayload(
+            "its ticket was made for another agent".into(),
+        ));
+    }
     let consent = PendingConsent {
         id: random_id(),
         created_at: now(),
@@ -190,8 +196,8 @@ async fn drop_inner(tab_id: i64, page_url: &str, payload: &str, observation: Val
         hub_origin: hub.origin.clone(),
         hub_name: hub.name.clone(),
         endpoints: Some(hub.endpoints.clone()),
-        agent_handle: payload.agent.clone(),
-        agent_name: payload.agent.clone(),
+        agent_handle: preview.agent.handle,
+        agent_name: preview.agent.name,
         ticket,
         tab_id: Some(tab_id),
         page_url: Some(reading.url.clone()),
@@ -397,6 +403,7 @@ pub async fn pair_code(hub_address: &str, code: &str) -> Flow<Value> {
         .into());
     }
     let hub = hub::read_hub(&origin).await?;
+    let preview = hub::preview(&hub, &code).await?;
     let consent = PendingConsent {
         id: random_id(),
         created_at: now(),
@@ -404,8 +411,8 @@ pub async fn pair_code(hub_address: &str, code: &str) -> Flow<Value> {
         hub_origin: hub.origin.clone(),
         hub_name: hub.name.clone(),
         endpoints: Some(hub.endpoints),
-        agent_handle: String::new(),
-        agent_name: String::new(),
+        agent_handle: preview.agent.handle,
+        agent_name: preview.agent.name,
         ticket: code,
         ..PendingConsent::default()
     };

@@ -4,6 +4,7 @@
 
 use apc_core::page_link::{
     GrantStatus, PageEndpoints, PageReading, PairRequest, PairResponse, Pairing, PinResponse,
+    TicketPreview,
 };
 use apc_core::{
     is_revoked_answer, parse_apc_manifest, url_on_origin, ApcRole, FocusPayload,
@@ -184,6 +185,20 @@ pub async fn read_hub(origin: &str) -> Result<HubInfo, HubError> {
     let raw: Value = serde_json::from_slice(&response.body)
         .map_err(|_| HubError::NotAHub(origin.to_owned(), "its apc.json is not JSON".into()))?;
     check_hub_manifest(&raw, origin)
+}
+
+/// Which agent a live ticket (or typed code) is for, as the hub names it; spends nothing.
+pub async fn preview(hub: &HubInfo, ticket: &str) -> Result<TicketPreview, HubError> {
+    let mut url =
+        url::Url::parse(&hub.endpoints.pair).map_err(|e| HubError::BadAnswer(e.to_string()))?;
+    url.query_pairs_mut().append_pair("ticket", ticket);
+    let preview: TicketPreview = decode(call(Method::GET, url.as_str(), None, None).await?)?;
+    if preview.hub.origin != hub.origin {
+        return Err(HubError::BadAnswer(
+            "the ticket it described is not one of this hub".into(),
+        ));
+    }
+    Ok(preview)
 }
 
 pub async fn pair(hub: &HubInfo, ticket: &str, agent: &str) -> Result<Pairing, HubError> {

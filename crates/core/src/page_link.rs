@@ -109,6 +109,16 @@ pub struct PairResponse {
     pub pairing: Pairing,
 }
 
+/// `200` of `GET {page.pair}?ticket=…`: what a live ticket is for, without spending it, so the
+/// extension's consent can name the agent as the hub gives it (and a typed code, its agent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TicketPreview {
+    pub agent: AgentRef,
+    pub hub: HubRef,
+    /// Seconds the ticket has left.
+    pub expires_in: u64,
+}
+
 /// `200` of `PUT {page.pin}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PinResponse {

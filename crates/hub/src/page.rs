@@ -3,15 +3,16 @@
 //! A grant is looked up by its hash; a revoked one answers 403 `RevokedAnswer`, an unknown one 404,
 //! before the body is read.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use apc_core::page_link::{
     AgentRef, GrantStatus, HubRef, PageLinkError, PageReading, PairRequest, PairResponse, Pairing,
-    PinResponse, PinState, PAGE_APP_ID, READING_MAX_BYTES,
+    PinResponse, PinState, TicketPreview, PAGE_APP_ID, READING_MAX_BYTES,
 };
 use apc_core::APC_STANDARD_VERSION;
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -21,7 +22,7 @@ use serde_json::json;
 use crate::error::{revoked_answer, HubError, HubResult};
 use crate::focus::focus_for;
 use crate::secrets;
-use crate::security::{extension_origin, origin_of, request_origin};
+use crate::security::{extension_origin, extension_origin_if_any, origin_of, request_origin};
 use crate::state::{now, Hub, HUB_NAME};
 use crate::store::{PairingRow, PairingStatus, PinRow};
 
@@ -173,6 +174,36 @@ pub async fn pair(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Re
     Ok((StatusCode::CREATED, Json(PairResponse { pairing })).into_response())
 }
 
+/// `GET /page/pair?ticket=…` → 200 `TicketPreview`: which agent a live ticket or code is for, so the
+/// extension's consent names it as the hub does. Spends nothing; the same refusals as pairing.
+pub async fn ticket_preview(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> HubResult<Response> {
+    extension_origin_if_any(&headers)?;
+    let raw = query.get("ticket").map(String::as_str).unwrap_or_default();
+    let (handle, expires_in) = hub.tickets.peek(raw)?;
+    let agent = hub.store.agent_by_handle(&handle)?.ok_or_else(|| {
+        HubError::page(
+            PageLinkError::TicketUnknown,
+            "The agent this ticket was made for is no longer on this hub.",
+        )
+    })?;
+    let preview = TicketPreview {
+        agent: AgentRef {
+            handle: agent.handle,
+            name: agent.name,
+        },
+        hub: HubRef {
+            origin: request_origin(&headers, &hub),
+            name: HUB_NAME.to_owned(),
+        },
+        expires_in,
+    };
+    Ok(Json(preview).into_response())
+}
+
 /// The active pairing the request's bearer grant opens: 404 for none, 403 `RevokedAnswer` for a
 /// revoked one.
 fn pairing_of(hub: &Hub, headers: &HeaderMap) -> HubResult<PairingRow> {
@@ -246,7 +277,7 @@ pub async fn delete_pin(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubR
 
 /// `GET /page/grant` → 200 `{ status: "active", pin }`.
 pub async fn grant_status(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<Response> {
-    extension_origin(&headers)?;
+    extension_origin_if_any(&headers)?;
     let pairing = pairing_of(&hub, &headers)?;
     let pin = hub.store.pin(&pairing.id)?.map(|p| PinState {
         id: p.reading_id,

@@ -98,6 +98,17 @@ pub fn check_mcp_origin(headers: &HeaderMap, hub: &Hub) -> Result<(), HubError> 
 }
 
 /// The page endpoints take only a browser extension's requests; this is its origin.
+/// For a read (GET): an `Origin`, when there is one, must be an extension's. Browsers leave `Origin`
+/// off some GETs, extensions' own included (Chromium's background fetches); a read changes nothing,
+/// the `Host` check already stops DNS rebinding, and a web page cannot read a cross-origin answer
+/// without CORS, which only extension origins get.
+pub fn extension_origin_if_any(headers: &HeaderMap) -> Result<(), HubError> {
+    match origin_of(headers) {
+        None => Ok(()),
+        Some(_) => extension_origin(headers).map(drop),
+    }
+}
+
 pub fn extension_origin(headers: &HeaderMap) -> Result<String, HubError> {
     match origin_of(headers) {
         Some(origin) if is_extension_origin(origin) => Ok(origin.to_owned()),

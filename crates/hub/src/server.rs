@@ -32,7 +32,12 @@ async fn preflight() -> axum::http::StatusCode {
 pub fn router(hub: Arc<Hub>) -> Router {
     let page_routes = Router::new()
         .route(APC_JSON_PATH, get(page::apc_json).options(preflight))
-        .route(PAGE_PAIR_PATH, post(page::pair).options(preflight))
+        .route(
+            PAGE_PAIR_PATH,
+            post(page::pair)
+                .get(page::ticket_preview)
+                .options(preflight),
+        )
         .route(
             PAGE_PIN_PATH,
             axum::routing::put(page::put_pin)

@@ -119,6 +119,32 @@ impl Tickets {
         }
     }
 
+    /// What a live ticket (or its typed code) is for, without spending it: its agent's handle and
+    /// the seconds it has left. The same refusals as [`Tickets::begin`].
+    pub fn peek(&self, raw: &str) -> Result<(String, u64), HubError> {
+        let unknown = || {
+            HubError::page(
+                PageLinkError::TicketUnknown,
+                "This hub has no such ticket. Drag the agent from the dock page again, or ask it for a new code.",
+            )
+        };
+        let ticket = secrets::normalize_ticket(raw).ok_or_else(unknown)?;
+        let map = self.map();
+        let entry = map.get(&ticket).ok_or_else(unknown)?;
+        let elapsed = entry.minted.elapsed();
+        match entry.state {
+            State::Used => Err(HubError::page(
+                PageLinkError::TicketUsed,
+                "This ticket was used already: each drag or code pairs once. Drag the agent again.",
+            )),
+            _ if elapsed >= self.ttl => Err(HubError::page(
+                PageLinkError::TicketExpired,
+                "This ticket expired (tickets live five minutes). Drag the agent again.",
+            )),
+            _ => Ok((entry.agent.clone(), (self.ttl - elapsed).as_secs())),
+        }
+    }
+
     /// Ends a pairing started with [`Tickets::begin`]: the ticket is spent if it paired, and free again
     /// if the hub failed.
     pub fn finish(&self, ticket: &str, paired: bool) {
@@ -131,6 +157,18 @@ impl Tickets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn peek_tells_the_agent_without_spending_the_ticket() {
+        let tickets = Tickets::default();
+        let ticket = tickets.mint("ag_1");
+        assert_eq!(tickets.peek(&ticket).unwrap().0, "ag_1");
+        assert_eq!(tickets.peek(&ticket).unwrap().0, "ag_1");
+        let held = tickets.begin(&ticket, "ag_1").unwrap();
+        tickets.finish(&held, true);
+        assert_eq!(code_of(tickets.peek(&ticket).unwrap_err()), "ticket_used");
+        assert_eq!(code_of(tickets.peek("NOPE").unwrap_err()), "ticket_unknown");
+    }
 
     fn code_of(e: HubError) -> &'static str {
         match e {

@@ -609,13 +609,31 @@ async fn apc_json_and_pairing_refusals() {
     assert!(res.json::<Value>().await.unwrap()["error"].is_string());
     let res = hub
         .http
-        .get(hub.url("/page/pair"))
+        .patch(hub.url("/page/pair"))
         .header("origin", EXT)
         .send()
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
     assert!(res.json::<Value>().await.unwrap()["error"].is_string());
+    // The ticket preview: a ticket the hub never minted is refused like a pairing with it.
+    let res = hub
+        .http
+        .get(hub.url("/page/pair?ticket=ZZZZZZZZZZZZZZZZZZZZ"))
+        .header("origin", EXT)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"], "ticket_unknown");
+    let res = hub
+        .http
+        .get(hub.url("/page/pair?ticket=ZZZZZZZZZZZZZZZZZZZZ"))
+        .header("origin", "http://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
     let res = hub
         .http
         .post(hub.url("/apc/pair"))
