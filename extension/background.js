@@ -42,6 +42,7 @@ forward(api.runtime.onStartup, 'runtime.onStartup');
 forward(api.contextMenus.onClicked, 'contextMenus.onClicked');
 forward(api.commands.onCommand, 'commands.onCommand');
 forward(api.alarms.onAlarm, 'alarms.onAlarm');
+forward(api.windows.onRemoved, 'windows.onRemoved');
 
 // The same path a browser event takes, for callers inside this background only (pages and content
 // scripts cannot reach this global). End-to-end tests use it for what a headless browser cannot

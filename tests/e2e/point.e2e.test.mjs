@@ -66,6 +66,7 @@ describe('pointing an agent at page text', () => {
     await consent.waitForLoadState();
     const hubHost = new URL(hub.origin).host;
     await assert.doesNotReject(consent.getByText(hubHost).first().waitFor());
+    assert.equal(await consent.locator('#consent-agent').innerText(), hub.agents()[0].name, 'the agent as the hub names it');
     await consent.click('#consent-allow');
 
     const { result } = await waiting;
@@ -83,6 +84,21 @@ describe('pointing an agent at page text', () => {
     const state = await ext.serviceWorker.evaluate(async () => (await chrome.storage.local.get('apc_state')).apc_state);
     pairingId = state.pairings[0].id;
     assert.ok(!JSON.stringify(state).includes(hub.agents()[0].mcp_url), 'no secret of the agent in storage');
+    await page.close();
+  });
+
+  it('closing the consent window without an answer pairs nothing', async () => {
+    hub.addAgent('Second');
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const consentOpened = ext.context.waitForEvent('page', (p) => p.url().includes('/consent/consent.html'));
+    await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin, 'Second'));
+    const consent = await consentOpened;
+    await consent.locator('#consent-agent').getByText('Second').waitFor();
+    await consent.close();
+    await waitForNote(page, (n) => /Not paired/.test(n.text));
+    const state = await ext.serviceWorker.evaluate(async () => (await chrome.storage.local.get('apc_state')).apc_state);
+    assert.deepEqual(state.pairings.map((p) => p.agent_name), [hub.agents()[0].name]);
     await page.close();
   });
 

@@ -101,12 +101,7 @@ pub fn message(key: &str, substitutions: &[&str]) -> String {
 pub async fn menus(state: &State) -> Result<(), BrowserError> {
     browser::call("contextMenus", "removeAll", &[]).await?;
     for p in state.pairings.iter().filter(|p| p.is_live()) {
-        let title = message("menuPointAgent", &[&p.agent_name]);
-        let title = if title == "menuPointAgent" {
-            format!("Point {} at this", p.agent_name)
-        } else {
-            title
-        };
+        let title = menu_title(&p.agent_name);
         let item = json!({ "id": format!("{MENU_PREFIX}{}", p.id), "title": title, "contexts": ["selection"] });
         browser::call("contextMenus", "create", &[js(&item)]).await?;
     }
@@ -119,8 +114,19 @@ pub async fn after_change(state: &State) {
     let _ = menus(state).await;
 }
 
-/// Opens the consent window for a pending pairing.
-pub async fn open_consent(id: &str) -> Result<(), BrowserError> {
+/// A menu title from an agent's name: Chromium would put the selection in place of `%s`.
+pub fn menu_title(agent_name: &str) -> String {
+    let name = agent_name.replace('%', "%\u{200B}");
+    let title = message("menuPointAgent", &[&name]);
+    if title == "menuPointAgent" {
+        format!("Point {name} at this")
+    } else {
+        title
+    }
+}
+
+/// Opens the consent window for a pending pairing; gives the window's id.
+pub async fn open_consent(id: &str) -> Result<Option<i64>, BrowserError> {
     let url = browser::call(
         "runtime",
         "getURL",
@@ -129,10 +135,10 @@ pub async fn open_consent(id: &str) -> Result<(), BrowserError> {
     .await?;
     let url = url.as_string().unwrap_or_default();
     let window =
-        json!({ "url": url, "type": "popup", "width": 460, "height": 520, "focused": true });
-    browser::call("windows", "create", &[js(&window)])
-        .await
-        .map(drop)
+        json!({ "url": url, "type": "popup", "width": 460, "height": 580, "focused": true });
+    let created = browser::call("windows", "create", &[js(&window)]).await?;
+    let created: Value = serde_wasm_bindgen::from_value(created).unwrap_or(Value::Null);
+    Ok(created["id"].as_i64())
 }
 
 /// Asks the content script of a tab for what it sees of the selection.

@@ -23,6 +23,8 @@ pub enum Event {
     CommandPoint { tab: Option<(i64, String)> },
     /// `alarms.onAlarm(alarm)`: time to retry the give backs.
     GiveBackAlarm,
+    /// `windows.onRemoved(windowId)`: a consent window closed unanswered says no.
+    WindowClosed { window_id: i64 },
     /// A menu entry, command or alarm that is not ours: nothing to do.
     Ignored,
 }
@@ -99,6 +101,10 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
                 _ => Event::Ignored,
             },
         ),
+        "windows.onRemoved" => Ok(match args.first().and_then(Value::as_i64) {
+            Some(window_id) => Event::WindowClosed { window_id },
+            None => Event::Ignored,
+        }),
         other => Err(EventError::UnknownEvent(other.to_owned())),
     }
 }
@@ -114,6 +120,7 @@ pub async fn handle(name: &str, args: Vec<Value>) -> Result<(), EventError> {
             drop(flows::point_selection(Some(&pairing), tab, "selection").await)
         }
         Event::CommandPoint { tab } => drop(flows::point_selection(None, tab, "command").await),
+        Event::WindowClosed { window_id } => drop(flows::window_closed(window_id).await),
         Event::GiveBackAlarm => drop(flows::retry_give_backs().await),
         Event::Ignored => {}
     }

@@ -204,7 +204,9 @@ async fn drop_inner(tab_id: i64, page_url: &str, payload: &str, observation: Val
         reading: Some(reading),
     };
     storage::put_consent(&consent).await?;
-    effects::open_consent(&consent.id).await?;
+    if let Some(window) = effects::open_consent(&consent.id).await? {
+        storage::put_consent_window(window, &consent.id).await?;
+    }
     let text = format!(
         "Answer in the extension's window: pair {} through {}?",
         consent.agent_name,
@@ -379,6 +381,16 @@ pub async fn consent_answer(id: &str, allow: bool) -> Flow<Value> {
     Ok(json!({ "paired": true, "pinned": pinned, "agent_name": record.agent_name }))
 }
 
+/// A window closed: if it was a consent window still waiting, closing it said no.
+pub async fn window_closed(window_id: i64) -> Flow<()> {
+    if let Some(id) = storage::take_consent_window(window_id).await? {
+        if storage::get_consent(&id).await?.is_some() {
+            consent_answer(&id, false).await?;
+        }
+    }
+    Ok(())
+}
+
 /// Pairing with the code the dock shows: the hub is checked, then the person answers in the consent window.
 pub async fn pair_code(hub_address: &str, code: &str) -> Flow<Value> {
     let address = hub_address.trim();
@@ -417,7 +429,9 @@ pub async fn pair_code(hub_address: &str, code: &str) -> Flow<Value> {
         ..PendingConsent::default()
     };
     storage::put_consent(&consent).await?;
-    effects::open_consent(&consent.id).await?;
+    if let Some(window) = effects::open_consent(&consent.id).await? {
+        storage::put_consent_window(window, &consent.id).await?;
+    }
     Ok(json!({ "consent": consent.id }))
 }
 
@@ -567,11 +581,22 @@ pub async fn retry_give_backs() -> Flow<Vec<String>> {
 /// Asks each hub how its pairing's pin stands.
 async fn refresh_status() -> Flow<()> {
     let state = storage::load().await?;
-    for record in state.pairings.iter().filter(|p| p.is_live()) {
-        let Some(grant) = secrets::get(&grant_key(&record.id)).await? else {
-            continue;
-        };
-        match hub::status(&record.endpoints, &grant).await {
+    let live: Vec<&PairingRecord> = state.pairings.iter().filter(|p| p.is_live()).collect();
+    let mut grants = Vec::new();
+    for record in &live {
+        grants.push(secrets::get(&grant_key(&record.id)).await?);
+    }
+    // All hubs at once: a hub that is down costs its time limit once, not once per pairing.
+    let asks = live.iter().zip(&grants).map(|(record, grant)| async move {
+        match grant {
+            Some(grant) => Some(hub::status(&record.endpoints, grant).await),
+            None => None,
+        }
+    });
+    let answers = futures::future::join_all(asks).await;
+    for (record, answer) in live.into_iter().zip(answers) {
+        let Some(answer) = answer else { continue };
+        match answer {
             Ok(status) => {
                 let at = now();
                 let (_, state) = storage::update(|s| {

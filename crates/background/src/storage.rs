@@ -23,10 +23,7 @@ fn to_js(value: &Value) -> JsValue {
         .unwrap_or(JsValue::NULL)
 }
 
-async fn get<T: DeserializeOwned + Default>(
-    area: &str,
-    key: &str,
-) -> Result<Option<T>, BrowserError> {
+async fn get<T: DeserializeOwned>(area: &str, key: &str) -> Result<Option<T>, BrowserError> {
     let got = browser::call(area, "get", &[JsValue::from_str(key)]).await?;
     let got: Value = serde_wasm_bindgen::from_value(got).unwrap_or(Value::Null);
     Ok(got
@@ -106,4 +103,23 @@ pub async fn delete_consent(id: &str) -> Result<(), BrowserError> {
     )
     .await
     .map(drop)
+}
+
+fn window_key(window_id: i64) -> String {
+    format!("consent_window:{window_id}")
+}
+
+/// Remembers which consent a window shows, so closing it answers "no".
+pub async fn put_consent_window(window_id: i64, consent_id: &str) -> Result<(), BrowserError> {
+    set(session_area().await, &window_key(window_id), &consent_id).await
+}
+
+/// The consent a closed window showed, forgetting the link.
+pub async fn take_consent_window(window_id: i64) -> Result<Option<String>, BrowserError> {
+    let area = session_area().await;
+    let id: Option<String> = get(area, &window_key(window_id)).await?;
+    if id.is_some() {
+        browser::call(area, "remove", &[JsValue::from_str(&window_key(window_id))]).await?;
+    }
+    Ok(id)
 }

@@ -36,6 +36,10 @@ export async function startHub({ dataDir, listen = '127.0.0.1:0' } = {}) {
       const out = execFileSync(HUB_BIN, ['agent', 'list', '--json', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`]);
       return JSON.parse(String(out));
     },
+    /** `apc-hub agent add NAME` on this hub's data dir (a running hub sees it at once). */
+    addAgent(name) {
+      execFileSync(HUB_BIN, ['agent', 'add', name, '--data-dir', dataDir]);
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((ok) => child.once('exit', ok));

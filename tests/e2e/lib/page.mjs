@@ -58,11 +58,12 @@ export async function selectText(page, selector) {
 }
 
 /** The drag payload the dock page would set for its first agent's mark, with a fresh ticket. */
-export async function dockPayload(context, hubOrigin) {
+export async function dockPayload(context, hubOrigin, agentName = null) {
   const dock = await context.newPage();
   try {
     await dock.goto(hubOrigin + '/');
-    const mark = dock.locator('.agent-mark').first();
+    const marks = dock.locator('.agent-mark');
+    const mark = agentName ? marks.and(dock.locator(`[data-name="${agentName}"]`)) : marks.first();
     const payload = {
       v: 1,
       agent: await mark.getAttribute('data-agent'),
