@@ -368,17 +368,21 @@ function recordElement(el) {
     var style = document.createElement("style");
     style.textContent =
       ".box{font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff;border:1px solid #bbb;" +
-      "border-radius:8px;box-shadow:0 2px 12px rgba(0,0,0,.2);padding:10px 12px;max-width:360px;" +
-      "display:flex;gap:10px;align-items:center}.error{border-color:#c33}" +
+      "border-radius:8px;box-shadow:0 2px 12px rgba(0,0,0,.2);padding:10px 12px;width:380px;max-width:calc(100vw - 48px)}" +
+      ".error{border-color:#c33}.actions{display:flex;gap:10px;align-items:center;justify-content:flex-end;margin-top:8px}" +
+      "a{overflow-wrap:anywhere;margin-right:auto}" +
       "button{font:inherit;cursor:pointer;border:1px solid #888;border-radius:6px;background:#f4f4f4;padding:2px 8px}" +
       "a{color:#0645ad}";
     shadow.appendChild(style);
     var box = document.createElement("div");
     box.className = "box " + (message.kind === "error" ? "error" : "");
     box.setAttribute("role", message.kind === "error" ? "alert" : "status");
-    var text = document.createElement("span");
+    var text = document.createElement("div");
     text.textContent = String(message.text || "");
     box.appendChild(text);
+    var actions = document.createElement("div");
+    actions.className = "actions";
+    box.appendChild(actions);
     // The background chooses the link; this guard only keeps a javascript: URL from ever becoming
     // a clickable link in a page, whatever a bug upstream might send.
     if (typeof message.link === "string" && /^https?:\/\//i.test(message.link)) {
@@ -387,7 +391,7 @@ function recordElement(el) {
       a.target = "_blank";
       a.rel = "noopener noreferrer";
       a.textContent = typeof message.link_text === "string" ? message.link_text : message.link;
-      box.appendChild(a);
+      actions.appendChild(a);
     }
     if (typeof message.undo_token === "string" && message.undo_token) {
       var undo = document.createElement("button");
@@ -398,14 +402,14 @@ function recordElement(el) {
         send({ type: "page.undo", token: token });
         hide();
       });
-      box.appendChild(undo);
+      actions.appendChild(undo);
     }
     var close = document.createElement("button");
     close.type = "button";
     close.textContent = "×";
     close.setAttribute("aria-label", typeof message.close_text === "string" ? message.close_text : "Close");
     close.addEventListener("click", hide);
-    box.appendChild(close);
+    actions.appendChild(close);
     shadow.appendChild(box);
     clearTimeout(hideTimer);
     hideTimer = setTimeout(hide, message.kind === "error" ? 15000 : 8000);

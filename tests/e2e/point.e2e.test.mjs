@@ -3,7 +3,7 @@
 // the agent sees only MCP, the person only the browser.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { launchWithExtension } from '../browser/lib/chromium.mjs';
 import { startHub } from './lib/hub.mjs';
 import { startSite, directOnly } from './lib/site.mjs';
@@ -12,6 +12,19 @@ import { trustedDrop } from './lib/drag.mjs';
 import { readNote, waitForNote, selectText, dockPayload } from './lib/page.mjs';
 
 let hub, site, ext, agent, pairingId;
+
+// Screenshots of what the person sees, from the real run: tests/artifacts/ always, and
+// docs/screenshots/ with APC_SCREENSHOTS=1 (to refresh the README's pictures).
+const SHOTS = process.env.APC_SCREENSHOTS === '1'
+  ? new URL('../../docs/screenshots/', import.meta.url)
+  : new URL('../artifacts/screenshots/', import.meta.url);
+mkdirSync(SHOTS, { recursive: true });
+
+/** A screenshot of the bottom-right corner of the page, where the extension's note sits. */
+async function shotOfNote(page, name) {
+  const { width, height } = page.viewportSize();
+  await page.screenshot({ path: new URL(name, SHOTS).pathname, clip: { x: width - 460, y: height - 200, width: 460, height: 200 } });
+}
 
 /** Text of an element as the person sees it (what the reading must hold). */
 const visibleText = (page, selector) => page.locator(selector).first().innerText();
@@ -81,6 +94,7 @@ describe('pointing an agent at page text', () => {
     assert.deepEqual(reading.context.headings, ['Guide', 'Install', 'Linux']);
     const note = await waitForNote(page, (n) => /can read this now/.test(n.text));
     assert.match(note.text, /Undo/);
+    await shotOfNote(page, 'note-pointed.png');
     const state = await ext.serviceWorker.evaluate(async () => (await chrome.storage.local.get('apc_state')).apc_state);
     pairingId = state.pairings[0].id;
     assert.ok(!JSON.stringify(state).includes(hub.agents()[0].mcp_url), 'no secret of the agent in storage');
@@ -221,6 +235,7 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
       assert.match(note.text, /calls itself "Signals"/);
       assert.match(note.text, /directly/);
       assert.deepEqual(note.links, [`${app.origin}/connect`]);
+      await shotOfNote(page, 'note-direct-only.png');
       await page.close();
     } finally {
       await app.close();
@@ -335,6 +350,7 @@ describe('revoke in the popup', () => {
     let popup;
     try {
       popup = await ext.context.newPage();
+      await popup.setViewportSize({ width: 380, height: 520 });
       await popup.goto(ext.url('popup/popup.html'));
       const row = popup.locator(`li[data-pairing-id="${pairingId}"]`);
       // The popup asks the hub how the pin stands when it opens; with the hub down that says so.
@@ -344,6 +360,7 @@ describe('revoke in the popup', () => {
       await revoke.click();
       await revoke.click();
       await popup.locator('#give-backs').waitFor({ state: 'visible' });
+      await popup.screenshot({ path: new URL('popup-give-back-pending.png', SHOTS).pathname });
       assert.equal(await popup.locator(`li[data-pairing-id="${pairingId}"]`).count(), 1, 'listed once, as a give back');
       assert.match(await popup.locator('#give-backs').innerText(), /127\.0\.0\.1/);
 
