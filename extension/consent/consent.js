@@ -3,40 +3,12 @@
 // (the hub's domain first, then the agent as the hub names it), and sends back the person's answer.
 // Whether the request exists, what pairing does and what happens after: all the background's.
 
-const api = globalThis.browser ?? globalThis.chrome;
+import { $, t, localize, ask, ANSWER_WAIT_MS } from '../pages/background-link.js';
 
-const ANSWER_WAIT_MS = 5000;
 // Allow pairs with the hub (and may pin): a network round trip or two.
 const PAIR_WAIT_MS = 15000;
 // How long the outcome stays readable before the window closes itself.
 const RESULT_SHOWN_MS = 1500;
-
-const $ = (id) => document.getElementById(id);
-const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
-
-function localize() {
-  document.documentElement.lang = api.i18n.getUILanguage();
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-}
-
-async function ask(request, waitMs = ANSWER_WAIT_MS) {
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, error: 'no_answer', message: `no answer within ${waitMs} ms` }),
-      waitMs,
-    );
-  });
-  try {
-    const answer = await Promise.race([api.runtime.sendMessage(request), timeout]);
-    if (answer !== null && typeof answer === 'object') return answer;
-    return { ok: false, error: 'no_answer', message: `the background answered ${JSON.stringify(answer)}` };
-  } catch (error) {
-    return { ok: false, error: 'no_answer', message: String(error?.message ?? error) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const id = new URLSearchParams(location.search).get('id');
 let consent = null;

@@ -3,43 +3,12 @@
 // takes, and renders the answers. Which pairings exist, what a pin or a hub state is, whether a
 // page can be pointed at, whether a code or hub address is good: all of that the background says.
 
-const api = globalThis.browser ?? globalThis.chrome;
+import { $, t, lang, localize, ask, ANSWER_WAIT_MS } from '../pages/background-link.js';
 
-// How long the popup waits for the background before it says so (a starting service worker
-// answers in well under a second). Acting and pairing by code reach a hub first (~3 s at most);
-// refreshing asks every hub in turn, so it gets longer still.
-const ANSWER_WAIT_MS = 5000;
+// Acting and pairing by code reach a hub first (~3 s at most); refreshing asks every hub, so it
+// may take longer still.
 const SLOW_ANSWER_WAIT_MS = 12000;
 const REFRESH_WAIT_MS = 30000;
-
-const $ = (id) => document.getElementById(id);
-const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
-const lang = api.i18n.getUILanguage();
-
-function localize() {
-  document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-}
-
-// Ask the background; resolves to its answer, or to { ok: false, ... } if it did not answer.
-async function ask(request, waitMs = ANSWER_WAIT_MS) {
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, error: 'no_answer', message: `no answer within ${waitMs} ms` }),
-      waitMs,
-    );
-  });
-  try {
-    const answer = await Promise.race([api.runtime.sendMessage(request), timeout]);
-    if (answer !== null && typeof answer === 'object') return answer;
-    return { ok: false, error: 'no_answer', message: `the background answered ${JSON.stringify(answer)}` };
-  } catch (error) {
-    return { ok: false, error: 'no_answer', message: String(error?.message ?? error) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 // ---- Times, in the UI language -------------------------------------------------------------
 

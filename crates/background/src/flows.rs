@@ -5,15 +5,13 @@
 
 use apc_content::{build_reading, Observation};
 use apc_core::page_link::PageReading;
-use apc_core::{display_host, parse_drag_payload, APC_JSON_MAX_BYTES, APC_JSON_PATH};
-use gloo_net::http::Method;
+use apc_core::{display_host, parse_drag_payload};
 use serde_json::{json, Value};
 
 use crate::browser::BrowserError;
 use crate::drop_answer::{answer_drop, AppCheck, DropAnswer};
 use crate::effects::{self, Feedback};
-use crate::http::{self, HttpRequest};
-use crate::hub::{self, HubError, HubInfo, APC_JSON_TIMEOUT_MS};
+use crate::hub::{self, HubError, HubInfo};
 use crate::secrets::{self, SecretError};
 use crate::state::{HubState, PairingRecord, PinView};
 use crate::storage::{self, PendingConsent};
@@ -120,18 +118,9 @@ fn reading_from(observation: Value, page_url: &str) -> Flow<PageReading> {
     Ok(reading)
 }
 
-/// Reads a page origin's `apc.json` by the standard's transport rules.
+/// Reads a page origin's `apc.json` and says what it gave.
 async fn check_app(origin: &str) -> AppCheck {
-    let url = format!("{origin}{APC_JSON_PATH}");
-    let request = HttpRequest {
-        method: Method::GET,
-        url: &url,
-        bearer: None,
-        json_body: None,
-        timeout_ms: APC_JSON_TIMEOUT_MS,
-        max_bytes: APC_JSON_MAX_BYTES,
-    };
-    match http::send(request).await {
+    match hub::fetch_apc_json(origin).await {
         Ok(r) if (200..300).contains(&r.status) => AppCheck::Body {
             content_type: r.content_type,
             body: r.body,

@@ -158,10 +158,10 @@ async fn call(
     interpret(response.status, &response.body)
 }
 
-/// Reads and checks a hub's `apc.json` (no redirect, 3 s, 16 KiB).
-pub async fn read_hub(origin: &str) -> Result<HubInfo, HubError> {
+/// An origin's `apc.json` by the standard's transport rules: no redirect followed, 3 s, 16 KiB.
+pub async fn fetch_apc_json(origin: &str) -> Result<http::HttpResponse, HttpError> {
     let url = format!("{origin}{APC_JSON_PATH}");
-    let response = http::send(HttpRequest {
+    http::send(HttpRequest {
         method: Method::GET,
         url: &url,
         bearer: None,
@@ -170,7 +170,11 @@ pub async fn read_hub(origin: &str) -> Result<HubInfo, HubError> {
         max_bytes: APC_JSON_MAX_BYTES,
     })
     .await
-    .map_err(|e| match e {
+}
+
+/// Reads and checks a hub's `apc.json`.
+pub async fn read_hub(origin: &str) -> Result<HubInfo, HubError> {
+    let response = fetch_apc_json(origin).await.map_err(|e| match e {
         HttpError::Redirected | HttpError::TooLarge(_) => {
             HubError::NotAHub(origin.to_owned(), e.to_string())
         }

@@ -625,7 +625,10 @@ async fn apc_json_and_pairing_refusals() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
-    assert_eq!(res.json::<Value>().await.unwrap()["error"], "ticket_unknown");
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"],
+        "ticket_unknown"
+    );
     let res = hub
         .http
         .get(hub.url("/page/pair?ticket=ZZZZZZZZZZZZZZZZZZZZ"))
