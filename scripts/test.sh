@@ -21,8 +21,6 @@ step "build the extension and apc-hub"
 scripts/build-extension.sh
 cargo build --quiet -p apc-hub
 export APC_HUB_BIN="$PWD/target/debug/apc-hub"
-export APC_CONTENT_READING_BIN="$PWD/target/debug/examples/reading"
-cargo build --quiet -p apc-content --example reading
 
 step "web-ext lint (0 errors)"
 npx web-ext lint --source-dir dist/extension --output json > /tmp/apc-web-ext-lint.json || true
