@@ -9,7 +9,7 @@ import { startHub } from './lib/hub.mjs';
 import { startSite, directOnly } from './lib/site.mjs';
 import { connectAgent } from './lib/agent.mjs';
 import { trustedDrop } from './lib/drag.mjs';
-import { readNote, waitForNote, selectText, dockPayload } from './lib/page.mjs';
+import { readNote, waitForNote, selectText, dockPayload, clickInNote } from './lib/page.mjs';
 
 let hub, site, ext, agent, pairingId;
 
@@ -116,6 +116,21 @@ describe('pointing an agent at page text', () => {
     await page.close();
   });
 
+  it('Undo in the note takes the pin back: the agent can no longer read it', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const waiting = waitForFocus();
+    await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin));
+    const focus = (await waiting).result.focus;
+    await waitForNote(page, (n) => /Undo/.test(n.text));
+    await clickInNote(page, 'Undo');
+    await waitForNote(page, (n) => /Undone/.test(n.text));
+    const got = await agent.call('page__get_reading', focus.next_args);
+    assert.equal(got.isError, true);
+    assert.equal(got.result.error, 'reading_unknown');
+    await page.close();
+  });
+
   it('the grant is not in storage a content script can read', async () => {
     const { storage, grants } = await ext.serviceWorker.evaluate(async () => {
       const storage = JSON.stringify(await chrome.storage.local.get(null));
@@ -131,9 +146,12 @@ describe('pointing an agent at page text', () => {
       db.close();
       return { storage, grants };
     });
-    assert.equal(grants.length, 1, 'one grant, in the extension origin\'s IndexedDB');
-    assert.ok(grants[0].length >= 22);
-    assert.ok(!storage.includes(grants[0]), 'the grant is not in storage.local');
+    const pairings = JSON.parse(storage).apc_state.pairings.length;
+    assert.equal(grants.length, pairings, 'a grant per pairing, in the extension origin\'s IndexedDB');
+    for (const grant of grants) {
+      assert.ok(grant.length >= 22);
+      assert.ok(!storage.includes(grant), 'no grant in storage.local');
+    }
   });
 
   it('selection + the keyboard command reaches the agent the same way', async () => {
@@ -163,6 +181,62 @@ describe('pointing an agent at page text', () => {
     assert.equal(reading.pointed.how, 'selection');
     assert.equal(reading.pointed.text, 'Guide');
     await page.close();
+  });
+
+  it('pairing with the code the dock shows, from the popup, then Unpin there', async () => {
+    const second = hub.agents().find((a) => a.name === 'Second');
+    const secondAgent = await connectAgent(second.mcp_url);
+    try {
+      const dock = await ext.context.newPage();
+      await dock.goto(hub.origin + '/');
+      const code = (await dock.locator(`.ticket-code[data-agent="${second.handle}"]`).innerText()).trim();
+      await dock.close();
+      const page = await ext.context.newPage();
+      await page.goto(site.url('/article.html'));
+      const popup = await ext.context.newPage();
+      await popup.goto(ext.url('popup/popup.html'));
+      await popup.fill('#pair-code-form input[name=hub]', hub.origin);
+      await popup.fill('#pair-code-form input[name=code]', code);
+      const consentOpened = ext.context.waitForEvent('page', (p) => p.url().includes('/consent/consent.html'));
+      await popup.click('#pair-code-submit');
+      const consent = await consentOpened;
+      await consent.locator('#consent-agent').getByText('Second').waitFor();
+      await consent.click('#consent-allow');
+      await popup.reload();
+      const row = popup.locator('#pairings > li', { hasText: 'Second' });
+      await row.waitFor();
+
+      // Its context menu entry points the selection at it.
+      await selectText(page, '#target-para');
+      const waiting = secondAgent.call('wait_for_focus', { timeout_s: 20 });
+      const id = await row.getAttribute('data-pairing-id');
+      const pointed = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${id}`);
+      assert.equal(pointed.ok, true, JSON.stringify(pointed));
+      const focus = (await waiting).result.focus;
+      assert.equal(focus.kind, 'page_reading');
+
+      await popup.reload();
+      await row.locator('button[data-action="unpin"]').click();
+      await row.locator('[data-pin-state="none"]').waitFor();
+      const got = await secondAgent.call('page__get_reading', focus.next_args);
+      assert.equal(got.result.error, 'reading_unknown');
+
+      // Revoke with the hub up: the give back reaches it at once, and nothing waits.
+      const revoke = row.locator('button[data-action="revoke"]');
+      await revoke.click();
+      await revoke.click();
+      await row.waitFor({ state: 'detached' });
+      assert.equal(await popup.locator('#give-backs').isVisible(), false);
+      const dockAfter = await ext.context.newPage();
+      await dockAfter.goto(hub.origin + '/');
+      assert.equal(await dockAfter.locator(`tr.pairing[data-pairing="${id}"]`).count(), 0, 'the hub let the pairing go');
+      assert.equal(await dockAfter.locator(`tr.pairing[data-pairing="${pairingId}"]`).count(), 1);
+      await dockAfter.close();
+      await popup.close();
+      await page.close();
+    } finally {
+      await secondAgent.close();
+    }
   });
 
   it('data-focus targets: the reading carries the valid ones and drops an invalid one', async () => {

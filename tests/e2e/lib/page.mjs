@@ -75,3 +75,32 @@ export async function dockPayload(context, hubOrigin, agentName = null) {
     await dock.close();
   }
 }
+
+/** Clicks the button labelled `label` in the extension's note (inside its closed shadow root). */
+export async function clickInNote(page, label) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+    let button = null;
+    const walk = (node, inNote) => {
+      if (button) return;
+      const here = inNote || node.nodeName === 'APC-PAGE-FEEDBACK';
+      if (here && node.nodeName === 'BUTTON' && (node.children ?? []).some((c) => c.nodeValue?.trim() === label)) {
+        button = node;
+        return;
+      }
+      for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) walk(child, here);
+    };
+    walk(root, false);
+    if (!button) throw new Error(`no "${label}" button in the note`);
+    const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: button.backendNodeId });
+    const [x1, y1, , , x3, y3] = model.content;
+    const x = (x1 + x3) / 2;
+    const y = (y1 + y3) / 2;
+    for (const type of ['mousePressed', 'mouseReleased']) {
+      await cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
+    }
+  } finally {
+    await cdp.detach();
+  }
+}
