@@ -1,0 +1,434 @@
+"""The extension's background flows in Firefox (an event page, not a service worker), against a real
+`apc-hub`, with the PyPI `mcp` client playing the agent: pairing with the code the dock shows, from
+the popup, through the consent window; the popup's Point button pinning a page's selection, which the
+agent waits for and reads; Revoke in the popup with the hub up, which the hub then lets go of.
+
+Nothing here reaches into the hub's or the extension's insides: the agent sees only MCP, the person
+only the browser (the dock page, a fixture page, the popup and the consent window). The tests of this
+module run in order: each goes on from where the one before left the browser and the hub.
+"""
+
+import asyncio
+import functools
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import urllib.parse
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from apc_firefox import REPO_ROOT, extension_url
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures"
+# What a person waits for at most before calling a step broken (polled, never slept).
+STEP_S = 20
+
+
+# ---- apc-hub ---------------------------------------------------------------------------------
+
+
+def hub_bin() -> str:
+    """`APC_HUB_BIN`, else `apc-hub` in the cargo target dir (built if it is missing)."""
+    if os.environ.get("APC_HUB_BIN"):
+        return os.environ["APC_HUB_BIN"]
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO_ROOT / "target"))
+    binary = target / "debug" / "apc-hub"
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "--quiet", "-p", "apc-hub"], cwd=REPO_ROOT, check=True)
+    return str(binary)
+
+
+class Hub:
+    """A running `apc-hub` on a free port of 127.0.0.1, with a data dir of its own."""
+
+    def __init__(self):
+        self.binary = hub_bin()
+        self.data_dir = tempfile.mkdtemp(prefix="apc-hub-firefox-")
+        self.proc = subprocess.Popen(
+            [self.binary, "--listen", "127.0.0.1:0", "--data-dir", self.data_dir],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        first = self.proc.stdout.readline().strip()
+        self.lines = [first]
+        match = re.fullmatch(r"apc-hub listening on (http://127\.0\.0\.1:(\d+))", first)
+        if not match:
+            self.stop()
+            pytest.fail(f"apc-hub did not start; its first line: {first!r}")
+        self.origin, self.port = match.group(1), int(match.group(2))
+        self.host = f"127.0.0.1:{self.port}"
+        # Keep reading what it says (a full pipe would stall it); shown when a test fails.
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    def agents(self) -> list:
+        out = subprocess.run(
+            [self.binary, "agent", "list", "--json", "--data-dir", self.data_dir, "--listen", self.host],
+            check=True, capture_output=True, text=True, timeout=30,
+        ).stdout
+        return json.loads(out)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def hub():
+    running = Hub()
+    yield running
+    running.stop()
+
+
+# ---- A fixture site on 127.0.0.1 --------------------------------------------------------------
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(FIXTURES)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+# ---- The agent: the PyPI mcp client on an event loop of its own --------------------------------
+
+
+class Agent:
+    """An MCP session with the hub on a thread of its own, so a tool call (a `wait_for_focus`) can
+    be under way while Selenium drives the browser. `call` gives a concurrent future of
+    `(is_error, structured_result)`."""
+
+    def __init__(self, mcp_url: str):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.stop_event = None
+        self.holder = None
+        self.session = asyncio.run_coroutine_threadsafe(self._open(mcp_url), self.loop).result(timeout=30)
+
+    async def _open(self, mcp_url):
+        self.stop_event = asyncio.Event()
+        opened = asyncio.get_running_loop().create_future()
+
+        async def hold():
+            # The client's task groups must be entered and left in one task: this one.
+            try:
+                async with streamable_http_client(mcp_url) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        opened.set_result(session)
+                        await self.stop_event.wait()
+            except BaseException as error:  # noqa: BLE001 - handed to the opener, then re-raised
+                if not opened.done():
+                    opened.set_exception(error)
+                raise
+
+        self.holder = asyncio.ensure_future(hold())
+        return await opened
+
+    async def _call(self, name, args):
+        result = await self.session.call_tool(name, args, read_timeout_seconds=60)
+        structured = result.structured_content
+        assert json.loads(result.content[0].text) == structured
+        return bool(result.is_error), structured
+
+    def call(self, name: str, args: dict):
+        return asyncio.run_coroutine_threadsafe(self._call(name, args), self.loop)
+
+    def close(self):
+        async def finish():
+            self.stop_event.set()
+            try:
+                await asyncio.wait_for(self.holder, 10)
+            except BaseException:  # noqa: BLE001 - closing: whatever the client says now is moot
+                pass
+
+        try:
+            asyncio.run_coroutine_threadsafe(finish(), self.loop).result(timeout=15)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def agent(hub):
+    client = Agent(hub.agents()[0]["mcp_url"])
+    yield client
+    client.close()
+
+
+# ---- The browser -------------------------------------------------------------------------------
+
+# What the tests of this module hand on to the next: the pairing, the windows.
+shared = {}
+
+
+def needs(key):
+    if key not in shared:
+        pytest.fail(f"an earlier test of this module did not get as far as {key!r}")
+    return shared[key]
+
+
+def until(driver, condition, message, timeout=STEP_S, detail=None):
+    """Polls `condition` until it gives something truthy; fails with `message` (and `detail()`,
+    what the page shows by then) after `timeout` seconds."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    except TimeoutException:
+        pytest.fail(f"{message} (after {timeout} s)" + (f": {detail()}" if detail else ""))
+
+
+def open_popup(driver):
+    """The popup page in the current tab, once it is ready and has rendered the background's state."""
+    driver.get(extension_url("popup/popup.html"))
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-state") != "loading",
+          "the popup stayed in its loading state")
+    state = driver.find_element(By.TAG_NAME, "body").get_attribute("data-state")
+    assert state == "ready", f"popup is in state {state}: {driver.find_element(By.ID, 'status-error-detail').text}"
+
+
+def run_in_page(driver, body, *args):
+    """Runs async JS `body` (with `args`) in the current page; gives `{value}` or `{thrown}`."""
+    return driver.execute_async_script(
+        f"""
+        const done = arguments[arguments.length - 1];
+        const args = Array.from(arguments).slice(0, -1);
+        (async () => {{ {body} }})().then((value) => done({{ value }}), (e) => done({{ thrown: String(e) }}));
+        """,
+        *args,
+    )
+
+
+def pairing_rows(driver):
+    """The popup's pairings as it shows them now (read in one go: the popup re-renders its list)."""
+    return driver.execute_script(
+        """
+        return [...document.querySelectorAll('#pairings > li[data-pairing-id]')].map((li) => ({
+          id: li.dataset.pairingId,
+          hub: li.querySelector('.hub-domain')?.textContent.trim(),
+          agent: li.querySelector('.agent-name')?.textContent.trim(),
+          hub_state: li.dataset.hubState,
+          pin_state: li.dataset.pinState,
+          can_point: li.querySelector('button[data-action=point]')?.disabled === false,
+        }));
+        """
+    )
+
+
+def click(driver, selector, message):
+    """Clicks what `selector` finds, again if the popup re-rendered it under the click."""
+    def clicked(d):
+        d.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    try:
+        WebDriverWait(driver, STEP_S, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(
+            clicked)
+    except TimeoutException:
+        pytest.fail(message)
+
+
+def dock_rows(driver, hub, pairing_id):
+    driver.get(hub.origin + "/")
+    return driver.find_elements(By.CSS_SELECTOR, f'tr.pairing[data-pairing="{pairing_id}"]')
+
+
+# ---- The tests ---------------------------------------------------------------------------------
+
+
+def test_pairing_with_the_code_the_dock_shows(firefox, hub):
+    driver = firefox
+    agent_name = hub.agents()[0]["name"]
+    assert agent_name == "default"
+
+    driver.get(hub.origin + "/")
+    code = driver.find_element(By.CSS_SELECTOR, ".ticket-code").text.strip()
+    assert code, "the dock shows no code"
+
+    main = driver.current_window_handle
+    open_popup(driver)
+    hub_field = driver.find_element(By.CSS_SELECTOR, "#pair-code-form input[name=hub]")
+    hub_field.clear()
+    hub_field.send_keys(hub.origin)
+    driver.find_element(By.CSS_SELECTOR, "#pair-code-form input[name=code]").send_keys(code)
+    before = set(driver.window_handles)
+    driver.find_element(By.ID, "pair-code-submit").click()
+
+    def consent_opened(d):
+        error = d.find_element(By.ID, "pair-code-error").text
+        assert not error, f"the popup refused the code: {error}\nhub said:\n{hub.output()}"
+        new = set(d.window_handles) - before
+        return new.pop() if new else False
+
+    consent = until(driver, consent_opened, "no consent window opened")
+    assert driver.find_element(By.ID, "pair-code-status").text, "the popup says nothing of the opened window"
+
+    driver.switch_to.window(consent)
+    until(driver, lambda d: "/consent/consent.html" in d.current_url, "the new window is not the consent window")
+    until(driver, lambda d: d.find_element(By.ID, "consent-request").is_displayed(),
+          "the consent window never showed the request")
+    assert hub.host in driver.find_element(By.ID, "consent-hub").text
+    assert driver.find_element(By.ID, "consent-agent").text.strip() == agent_name
+    driver.find_element(By.ID, "consent-allow").click()
+    # The window says how it went, then closes itself.
+    until(driver, lambda d: consent not in d.window_handles, "the consent window did not close after Allow")
+
+    driver.switch_to.window(main)
+    open_popup(driver)
+    # Once the popup has asked the hub (GET page.grant with the new grant), the hub answers for it.
+    rows = until(driver, lambda d: [r for r in pairing_rows(d) if r["hub_state"] == "reachable"],
+                 "no pairing the hub answers for in the popup after Allow", detail=lambda: pairing_rows(driver))
+    assert len(pairing_rows(driver)) == 1
+    row = rows[0]
+    assert row["hub"] == hub.host
+    assert row["agent"] == agent_name
+    assert row["pin_state"] == "none"
+    pairing_id = row["id"]
+    assert pairing_id
+
+    listed = dock_rows(driver, hub, pairing_id)
+    assert len(listed) == 1, "the hub's dock page does not list the pairing"
+    assert listed[0].get_attribute("data-status") == "active"
+    shared.update(pairing_id=pairing_id, main=main)
+
+
+def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(firefox, hub, site, agent):
+    driver = firefox
+    pairing_id, main = needs("pairing_id"), needs("main")
+    page_url = site + "/article.html"
+
+    driver.switch_to.window(main)
+    driver.get(page_url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    expected = driver.execute_script(
+        """
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector('#target-para'));
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        return getSelection().toString().trim();
+        """
+    )
+    assert expected.startswith("Raised beds on a Linux-powered irrigation timer")
+
+    # The agent waits from now on (the hub wakes only waits under way when a pin comes: this one
+    # starts well ahead of the click, as the person's agent would be waiting already).
+    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
+
+    # The popup in a window of its own, as the toolbar's popup is not a tab of the page's window.
+    driver.switch_to.new_window("window")
+    popup = driver.current_window_handle
+    shared["popup"] = popup
+    open_popup(driver)
+    # The Point button acts on the active tab of the last focused window: make that the page's
+    # window again (switching to the popup's window focused it), then check it is so.
+    arranged = run_in_page(
+        driver,
+        """
+        const [url] = args;
+        const windows = await browser.windows.getAll({ populate: true });
+        const target = windows.find((w) => w.tabs.some((t) => t.active && t.url === url));
+        if (!target) return { error: 'no window has the page as its active tab', windows };
+        await browser.windows.update(target.id, { focused: true });
+        for (let i = 0; i < 100; i += 1) {
+          const last = await browser.windows.getLastFocused({ populate: true });
+          const active = last.tabs.find((t) => t.active);
+          if (last.id === target.id && active?.url === url) return { window: target.id };
+          await new Promise((ok) => setTimeout(ok, 50));
+        }
+        const last = await browser.windows.getLastFocused({ populate: true });
+        return { error: 'the page window did not become the last focused', last };
+        """,
+        page_url,
+    )
+    assert "thrown" not in arranged and "error" not in arranged["value"], arranged
+
+    # Reopened there, the popup sees the page as the one it can point at.
+    open_popup(driver)
+    until(driver, lambda d: any(r["id"] == pairing_id and r["can_point"] for r in pairing_rows(d)),
+          "the popup's Point button stays disabled (the page is not pointable for it)",
+          detail=lambda: pairing_rows(driver))
+    click(driver, f'li[data-pairing-id="{pairing_id}"] button[data-action="point"]', "could not click Point")
+    until(driver, lambda d: d.find_element(By.ID, "status-line").text or d.find_element(By.ID, "alert").text,
+          "the popup said nothing after Point")
+    alert = driver.find_element(By.ID, "alert").text
+    assert not alert, f"Point failed: {alert}\nhub said:\n{hub.output()}"
+    assert driver.find_element(By.ID, "status-line").text == "Pinned for default."
+
+    is_error, result = waiting.result(timeout=30)
+    assert not is_error, result
+    assert result["timed_out"] is False
+    focus = result["focus"]
+    assert focus["kind"] == "page_reading"
+    assert focus["app"]["id"] == "page"
+    assert focus["next"] == "page__get_reading" and focus["next_args"] == {"id": focus["id"]}
+    assert "irrigation" not in json.dumps(focus), "the focus carries identifiers only"
+
+    is_error, got = agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
+    assert not is_error, got
+    assert got["untrusted"] is True
+    assert re.search(r"never instructions", got["note"], re.I)
+    reading = got["reading"]
+    assert reading["pointed"]["text"] == expected
+    assert reading["pointed"]["how"] == "selection"
+    assert reading["url"] == page_url
+    assert reading["title"] == "Field guide to tidy gardens"
+    assert reading["context"]["headings"] == ["Guide", "Install", "Linux"]
+    shared["reading"] = focus["next_args"]
+
+
+def test_revoke_in_the_popup_with_the_hub_up(firefox, hub, agent):
+    driver = firefox
+    pairing_id, popup = needs("pairing_id"), needs("popup")
+    driver.switch_to.window(popup)
+    open_popup(driver)
+    row = f'li[data-pairing-id="{pairing_id}"]'
+    revoke = f'{row} button[data-action="revoke"]'
+    click(driver, revoke, "could not click Revoke")
+    until(driver, lambda d: d.execute_script("return document.querySelector(arguments[0])?.dataset.confirming", revoke)
+          == "true", "the first click on Revoke did not ask to confirm")
+    click(driver, revoke, "could not click Revoke a second time")
+    until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f"#pairings > {row}"),
+          "the pairing is still listed after Revoke")
+    alert = driver.find_element(By.ID, "alert").text
+    assert not alert, alert
+    # The hub is up: the give back reached it at once, and nothing waits (no give-back entry either).
+    assert driver.find_element(By.ID, "status-line").text == "Revoked. The hub has been told."
+    assert not driver.find_element(By.ID, "give-backs").is_displayed(), driver.find_element(By.ID, "give-backs").text
+    assert not driver.find_elements(By.CSS_SELECTOR, row)
+
+    assert dock_rows(driver, hub, pairing_id) == [], "the hub's dock page still lists the pairing"
+    # The hub let the pin go with the grant.
+    reading = needs("reading")
+    is_error, gone = agent.call("page__get_reading", reading).result(timeout=30)
+    assert is_error and gone["error"] == "reading_unknown", gone
