@@ -18,7 +18,7 @@ hub_args=(--listen "$listen")
 [ -n "${APC_HUB_DATA:-}" ] && hub_args+=(--data-dir "$APC_HUB_DATA")
 
 log=$(mktemp -t apc-hub.XXXXXX.log)
-target/release/apc-hub "${hub_args[@]}" > >(tee "$log") 2>&1 &
+"${CARGO_TARGET_DIR:-target}/release/apc-hub" "${hub_args[@]}" > >(tee "$log") 2>&1 &
 hub_pid=$!
 trap 'kill $hub_pid 2>/dev/null || true' EXIT
 
@@ -33,11 +33,25 @@ echo
 echo "The dock page is $hub_url/ : drag an agent's mark onto any page text."
 echo "Connect your agent with the MCP URL printed above."
 
+if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  echo
+  echo "No display to open a browser on. Load the extension yourself: chrome://extensions,"
+  echo "Developer mode, Load unpacked: $PWD/dist/extension (Firefox: about:debugging, Load Temporary"
+  echo "Add-on, dist/extension/manifest.json). apc-hub keeps running until Ctrl-C."
+  wait $hub_pid
+  exit $?
+fi
+
 case "$browser" in
   chromium)
     profile=${APC_CHROMIUM_PROFILE:-$HOME/.local/share/apc-page-extension/chromium-profile}
     mkdir -p "$profile"
-    chromium --user-data-dir="$profile" \
+    extra=()
+    if [ "$(id -u)" = 0 ]; then
+      echo "Running as root: Chromium needs --no-sandbox then. Prefer running this as your own user."
+      extra+=(--no-sandbox)
+    fi
+    chromium --user-data-dir="$profile" "${extra[@]}" \
       --disable-extensions-except="$PWD/dist/extension" --load-extension="$PWD/dist/extension" \
       --no-first-run "$hub_url/"
     ;;

@@ -20,7 +20,7 @@ cargo build --quiet -p apc-core -p apc-content --target wasm32-unknown-unknown
 step "build the extension and apc-hub"
 scripts/build-extension.sh
 cargo build --quiet -p apc-hub
-export APC_HUB_BIN="$PWD/target/debug/apc-hub"
+export APC_HUB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/apc-hub"
 
 step "web-ext lint (0 errors)"
 npx web-ext lint --source-dir dist/extension --output json > /tmp/apc-web-ext-lint.json || true
