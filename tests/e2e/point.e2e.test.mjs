@@ -92,6 +92,15 @@ describe('pointing an agent at page text', () => {
     assert.equal(reading.pointed.how, 'drop');
     assert.equal(reading.url, site.url('/article.html'));
     assert.deepEqual(reading.context.headings, ['Guide', 'Install', 'Linux']);
+    // The badge: unread once pinned; the wait already marked it read at the hub, which the
+    // extension learns on its next status check (its alarm), and then shows.
+    const badge = () => ext.serviceWorker.evaluate(() => chrome.action.getBadgeText({}));
+    for (let i = 0; i < 50 && (await badge()) !== '●'; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await badge(), '●');
+    assert.ok(await ext.serviceWorker.evaluate(() => chrome.alarms.get('apc-pin-status')), 'a status check is due');
+    await ext.serviceWorker.evaluate(() => globalThis.apcBackground.dispatch('alarms.onAlarm', [{ name: 'apc-pin-status' }]));
+    assert.equal(await badge(), '✓');
+    assert.equal(await ext.serviceWorker.evaluate(() => chrome.alarms.get('apc-pin-status')), undefined, 'no more checks once read');
     const note = await waitForNote(page, (n) => /can read this now/.test(n.text));
     assert.match(note.text, /Undo/);
     await shotOfNote(page, 'note-pointed.png');

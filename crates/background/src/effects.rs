@@ -108,11 +108,15 @@ pub async fn menus(state: &State) -> Result<(), BrowserError> {
     Ok(())
 }
 
-/// Badge and menus after a change of the pairings.
+/// Badge and menus after a change of the pairings; while a pin is unread, an alarm asks the hubs
+/// now and then whether the agent read it, so the badge does not stay "unread" once it has.
 pub async fn after_change(state: &State) {
     badge(state).await;
     let _ = menus(state).await;
+    keep_alarm(PIN_STATUS_ALARM, state.badge() == Badge::Unread).await;
 }
+
+pub const PIN_STATUS_ALARM: &str = "apc-pin-status";
 
 /// A menu title from an agent's name: Chromium would put the selection in place of `%s`.
 pub fn menu_title(agent_name: &str) -> String {
@@ -176,19 +180,21 @@ pub async fn active_tab() -> Option<(i64, String)> {
 
 /// Keeps an alarm that retries give backs while any wait, and clears it when none do.
 pub async fn give_back_alarm(pending: bool) {
-    if pending {
-        let _ = browser::call(
-            "alarms",
-            "create",
-            &[
-                JsValue::from_str(GIVE_BACK_ALARM),
-                js(&json!({ "periodInMinutes": 0.5 })),
-            ],
-        )
-        .await;
-    } else {
-        let _ = browser::call("alarms", "clear", &[JsValue::from_str(GIVE_BACK_ALARM)]).await;
+    keep_alarm(GIVE_BACK_ALARM, pending).await;
+}
+
+/// An alarm every 30 s (the browsers' shortest) while `wanted`, none otherwise.
+async fn keep_alarm(name: &str, wanted: bool) {
+    if !wanted {
+        let _ = browser::call("alarms", "clear", &[JsValue::from_str(name)]).await;
+        return;
     }
+    let existing = browser::call("alarms", "get", &[JsValue::from_str(name)]).await;
+    if existing.is_ok_and(|a| a.is_object()) {
+        return;
+    }
+    let period = js(&json!({ "periodInMinutes": 0.5 }));
+    let _ = browser::call("alarms", "create", &[JsValue::from_str(name), period]).await;
 }
 
 pub const GIVE_BACK_ALARM: &str = "apc-give-back";

@@ -25,6 +25,8 @@ pub enum Event {
     GiveBackAlarm,
     /// `windows.onRemoved(windowId)`: a consent window closed unanswered says no.
     WindowClosed { window_id: i64 },
+    /// `alarms.onAlarm(alarm)`: time to ask the hubs whether unread pins were read.
+    PinStatusAlarm,
     /// A menu entry, command or alarm that is not ours: nothing to do.
     Ignored,
 }
@@ -98,6 +100,7 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
                 .and_then(Value::as_str)
             {
                 Some(crate::effects::GIVE_BACK_ALARM) => Event::GiveBackAlarm,
+                Some(crate::effects::PIN_STATUS_ALARM) => Event::PinStatusAlarm,
                 _ => Event::Ignored,
             },
         ),
@@ -121,6 +124,7 @@ pub async fn handle(name: &str, args: Vec<Value>) -> Result<(), EventError> {
         }
         Event::CommandPoint { tab } => drop(flows::point_selection(None, tab, "command").await),
         Event::WindowClosed { window_id } => drop(flows::window_closed(window_id).await),
+        Event::PinStatusAlarm => drop(flows::refresh_status().await),
         Event::GiveBackAlarm => drop(flows::retry_give_backs().await),
         Event::Ignored => {}
     }

@@ -568,7 +568,7 @@ pub async fn retry_give_backs() -> Flow<Vec<String>> {
 }
 
 /// Asks each hub how its pairing's pin stands.
-async fn refresh_status() -> Flow<()> {
+pub async fn refresh_status() -> Flow<()> {
     let state = storage::load().await?;
     let live: Vec<&PairingRecord> = state.pairings.iter().filter(|p| p.is_live()).collect();
     let mut grants = Vec::new();
