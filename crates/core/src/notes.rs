@@ -89,7 +89,7 @@ pub fn page_could_not_check_note(host: &str) -> ExtensionNote {
     let shown = display_host(host);
     ExtensionNote {
         text: format!(
-            "{shown} did not say how it connects agents (its apc.json could not be read), so your agent was not paired. Try the drop again in a moment."
+            "{shown} did not say how it connects agents (its apc.json could not be read), so your agent was not paired. Try the drop again in a moment, or select the text and point your agent from the right-click menu."
         ),
         link: None,
     }
