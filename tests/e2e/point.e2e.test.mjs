@@ -44,6 +44,15 @@ async function readFocus(focus) {
   return got.result.reading;
 }
 
+/** Drops the dock's current payload on `selector` while the agent waits; the focus it got. */
+async function dropForFocus(page, selector) {
+  const waiting = waitForFocus();
+  await trustedDrop(page, selector, await dockPayload(ext.context, hub.origin));
+  const { result } = await waiting;
+  assert.equal(result.timed_out, false, 'the agent got no focus');
+  return result.focus;
+}
+
 /** Runs `fn` inside the extension's background: what a click on a menu or a shortcut would start. */
 async function dispatchFor(pageUrl, name, argsFor) {
   return ext.serviceWorker.evaluate(async ({ pageUrl, name, argsFor }) => {
@@ -128,9 +137,7 @@ describe('pointing an agent at page text', () => {
   it('Undo in the note takes the pin back: the agent can no longer read it', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/article.html'));
-    const waiting = waitForFocus();
-    await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin));
-    const focus = (await waiting).result.focus;
+    const focus = await dropForFocus(page, '#target-para');
     await waitForNote(page, (n) => /Undo/.test(n.text));
     await clickInNote(page, 'Undo');
     await waitForNote(page, (n) => /Undone/.test(n.text));
@@ -251,18 +258,13 @@ describe('pointing an agent at page text', () => {
   it('data-focus targets: the reading carries the valid ones and drops an invalid one', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/focus-targets.html'));
-    const waiting = waitForFocus();
-    await trustedDrop(page, '#amount', await dockPayload(ext.context, hub.origin));
-    const { result } = await waiting;
-    const reading = await readFocus(result.focus);
+    const reading = await readFocus(await dropForFocus(page, '#amount'));
     const targets = reading.pointed.targets;
     // On #amount: its own target has a bare number as a param (invalid: dropped); its ancestors'
     // valid target is kept; the ancestor with a bad kind is dropped.
     assert.deepEqual(targets, [{ kind: 'invoice', id: 'inv_2026_7', part: null, params: null }]);
     assert.ok(!JSON.stringify(targets).includes('1200'));
-    const waitingAgain = waitForFocus();
-    await trustedDrop(page, '#figure', await dockPayload(ext.context, hub.origin));
-    const again = await readFocus((await waitingAgain).result.focus);
+    const again = await readFocus(await dropForFocus(page, '#figure'));
     assert.deepEqual(again.pointed.targets, [
       { kind: 'figure', id: null, part: null, params: { month: '2026-03', region: ['north', 'south'] } },
       { kind: 'invoice', id: 'inv_2026_7', part: null, params: null },
@@ -352,9 +354,7 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
       const page = await ext.context.newPage();
       const response = await page.goto(strict.url('/csp.html'));
       assert.equal(response.headers()['content-security-policy'], "script-src 'self'");
-      const waiting = waitForFocus();
-      await trustedDrop(page, '#p', await dockPayload(ext.context, hub.origin));
-      const reading = await readFocus((await waiting).result.focus);
+      const reading = await readFocus(await dropForFocus(page, '#p'));
       assert.equal(reading.pointed.text, await visibleText(page, '#p'));
       await page.close();
     } finally {
@@ -366,9 +366,7 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
     const page = await ext.context.newPage();
     await page.setViewportSize({ width: 1200, height: 900 });
     await page.goto(site.url('/huejoy.html'));
-    const waiting = waitForFocus();
-    await trustedDrop(page, '#swatch-primary', await dockPayload(ext.context, hub.origin));
-    const reading = await readFocus((await waiting).result.focus);
+    const reading = await readFocus(await dropForFocus(page, '#swatch-primary'));
     assert.equal(reading.pointed.text, await visibleText(page, '#swatch-primary'));
     const all = JSON.stringify(reading);
     for (const secret of ['CONFIG-CARRIER-SECRET', 'HANDOFF-CARRIER-SECRET', 'TEMPLATE-SWATCH-SECRET',
@@ -422,9 +420,7 @@ describe('revoke in the popup', () => {
   it('holds at once with the hub down, sends nothing more with that grant, and is given back once the hub is up', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/article.html'));
-    const waiting = waitForFocus();
-    await trustedDrop(page, '#target-para', await dockPayload(ext.context, hub.origin));
-    const readingId = (await waiting).result.focus.id;
+    const readingId = (await dropForFocus(page, '#target-para')).id;
     await agent.close();
 
     const { dataDir, port } = hub;
