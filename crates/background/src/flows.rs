@@ -9,12 +9,12 @@ use apc_core::{display_host, parse_drag_payload};
 use serde_json::{json, Value};
 
 use crate::browser::BrowserError;
-use crate::drop_answer::{answer_drop, AppCheck, DropAnswer};
 use crate::effects::{self, Feedback};
 use crate::hub::{self, HubError, HubInfo};
 use crate::secrets::{self, SecretError};
 use crate::state::{HubState, PairingRecord, PinView};
 use crate::storage::{self, PendingConsent};
+use apc_core::drop_answer::{answer_drop, AppCheck, DropAnswer};
 
 /// How long the popup's Revoke waits for its confirming second click.
 pub const REVOKE_CONFIRM_MS: u32 = 4000;

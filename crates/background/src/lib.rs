@@ -13,7 +13,6 @@
 //! synchronously and forwards every event to these exports once the module is ready.
 
 pub mod browser;
-pub mod drop_answer;
 pub mod effects;
 pub mod events;
 pub mod flows;

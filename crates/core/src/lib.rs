@@ -20,6 +20,7 @@
 pub mod conformance;
 pub mod core_rules;
 pub mod drag;
+pub mod drop_answer;
 pub mod host;
 pub mod hub_naming;
 pub mod js;

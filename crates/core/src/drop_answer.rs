@@ -3,7 +3,7 @@
 //! note with its connect link; a file that cannot be read gets the "could not check" note. Nothing
 //! is paired or pinned in the last two cases.
 
-use apc_core::{
+use crate::{
     page_could_not_check_note, page_direct_only_note, parse_apc_manifest, ApcRole, ExtensionNote,
 };
 use serde_json::Value;
