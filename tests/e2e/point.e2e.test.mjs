@@ -103,13 +103,15 @@ describe('pointing an agent at page text', () => {
     assert.deepEqual(reading.context.headings, ['Guide', 'Install', 'Linux']);
     // The badge: unread once pinned; the wait already marked it read at the hub, which the
     // extension learns on its next status check (its alarm), and then shows.
+    // The extension sets the badge, then its menus, then the alarm: wait for the last of them.
     const badge = () => ext.serviceWorker.evaluate(() => chrome.action.getBadgeText({}));
-    for (let i = 0; i < 50 && (await badge()) !== '●'; i++) await new Promise((r) => setTimeout(r, 100));
+    const statusAlarm = () => ext.serviceWorker.evaluate(() => chrome.alarms.get('apc-pin-status'));
+    for (let i = 0; i < 50 && !(await statusAlarm()); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(await statusAlarm(), 'a status check is due');
     assert.equal(await badge(), '●');
-    assert.ok(await ext.serviceWorker.evaluate(() => chrome.alarms.get('apc-pin-status')), 'a status check is due');
     await ext.serviceWorker.evaluate(() => globalThis.apcBackground.dispatch('alarms.onAlarm', [{ name: 'apc-pin-status' }]));
     assert.equal(await badge(), '✓');
-    assert.equal(await ext.serviceWorker.evaluate(() => chrome.alarms.get('apc-pin-status')), undefined, 'no more checks once read');
+    assert.equal(await statusAlarm(), undefined, 'no more checks once read');
     const note = await waitForNote(page, (n) => /can read this now/.test(n.text));
     assert.match(note.text, /Undo/);
     await shotOfNote(page, 'note-pointed.png');
@@ -217,7 +219,9 @@ describe('pointing an agent at page text', () => {
       await popup.click('#pair-code-submit');
       const consent = await consentOpened;
       await consent.locator('#consent-agent').getByText('Second').waitFor();
+      const closed = consent.waitForEvent('close');
       await consent.click('#consent-allow');
+      await closed; // the window closes itself once the pairing is made and kept
       await popup.reload();
       const row = popup.locator('#pairings > li', { hasText: 'Second' });
       await row.waitFor();
