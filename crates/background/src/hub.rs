@@ -209,6 +209,7 @@ pub async fn pair(hub: &HubInfo, ticket: &str, agent: &str) -> Result<Pairing, H
     let body = serde_json::to_string(&PairRequest {
         ticket: ticket.to_owned(),
         agent: agent.to_owned(),
+        reading: None,
     })
     .map_err(|e| HubError::BadAnswer(e.to_string()))?;
     let pairing: PairResponse =

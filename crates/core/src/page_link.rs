@@ -75,11 +75,14 @@ pub struct PageEndpoints {
     pub grant: String,
 }
 
-/// `POST {page.pair}` body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `POST {page.pair}` body. With `reading` (a drop the person allowed), the hub pairs and pins that
+/// reading in one step, spending the ticket once for both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairRequest {
     pub ticket: String,
     pub agent: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<PageReading>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,9 +107,23 @@ pub struct Pairing {
     pub created_at: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `201` of `POST {page.pair}`; `focus` when the request carried a reading and it was pinned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PairResponse {
     pub pairing: Pairing,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<FocusPayload>,
+}
+
+/// `PUT {page.pin}` body. A reading pointed by a drop (`pointed.how == "drop"`) must carry the
+/// fresh, single-use ticket of that drag, minted by this hub for this pairing's agent; the hub spends
+/// it with the pin. Pointing by selection (menu, command, popup) is the person's act in browser UI and
+/// carries none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PinRequest {
+    pub reading: PageReading,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<String>,
 }
 
 /// `200` of `GET {page.pair}?ticket=…`: what a live ticket is for, without spending it, so the
@@ -154,6 +171,8 @@ pub enum PageLinkError {
     GrantUnknown,
     /// A body over its cap (a reading: `READING_MAX_BYTES`).
     TooLarge,
+    /// A drop's pin without the drag's ticket.
+    TicketRequired,
 }
 
 impl PageLinkError {
@@ -167,6 +186,7 @@ impl PageLinkError {
             Self::InvalidRequest => "invalid_request",
             Self::GrantUnknown => "grant_unknown",
             Self::TooLarge => "too_large",
+            Self::TicketRequired => "ticket_required",
         }
     }
 
@@ -176,7 +196,7 @@ impl PageLinkError {
             Self::TicketUsed | Self::TicketExpired => 410,
             Self::OriginRefused => 403,
             Self::PairingInProgress => 409,
-            Self::InvalidRequest => 400,
+            Self::InvalidRequest | Self::TicketRequired => 400,
             Self::TooLarge => 413,
         }
     }
