@@ -19,6 +19,21 @@ pub enum AppCheck {
     Unreadable(String),
 }
 
+impl AppCheck {
+    /// What an HTTP answer to `GET {origin}/.well-known/apc.json` gave: 2xx a body, 4xx no file,
+    /// anything else (a 1xx, a 3xx that was not followed, a 5xx) a file that could not be read.
+    pub fn from_http(status: u16, content_type: &str, body: Vec<u8>) -> Self {
+        match status {
+            200..=299 => AppCheck::Body {
+                content_type: content_type.to_owned(),
+                body,
+            },
+            400..=499 => AppCheck::Missing,
+            _ => AppCheck::Unreadable(format!("HTTP {status}")),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DropAnswer {
     /// Not an APC app that answers for itself: point the agent at the text.
@@ -94,6 +109,24 @@ mod tests {
         let mut both = direct_only();
         both["profiles"] = json!(["direct", "dock"]);
         assert_eq!(answer_drop(O, H, body(both)), DropAnswer::Ordinary);
+    }
+
+    #[test]
+    fn http_statuses_map_to_what_the_check_gave() {
+        assert!(matches!(
+            AppCheck::from_http(200, "application/json", b"{}".to_vec()),
+            AppCheck::Body { .. }
+        ));
+        assert_eq!(AppCheck::from_http(404, "", vec![]), AppCheck::Missing);
+        assert_eq!(AppCheck::from_http(410, "", vec![]), AppCheck::Missing);
+        assert_eq!(
+            AppCheck::from_http(503, "", vec![]),
+            AppCheck::Unreadable("HTTP 503".into())
+        );
+        assert_eq!(
+            AppCheck::from_http(302, "", vec![]),
+            AppCheck::Unreadable("HTTP 302".into())
+        );
     }
 
     #[test]

@@ -15,7 +15,78 @@
 //!
 //! IP addresses are shown as the URL parser writes them; the port, when given, follows as is.
 
-use url::Host;
+use url::{Host, Url};
+
+use crate::manifest::js_origin;
+
+/// An http(s) page's origin, and its host as the URL writes it (a port that is not the scheme's
+/// default kept): what the extension compares pages by and shows them as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebOrigin {
+    /// `https://example.com`, `http://127.0.0.1:8080`.
+    pub origin: String,
+    /// `example.com`, `127.0.0.1:8080`.
+    pub host: String,
+}
+
+/// The origin of an http(s) URL; `None` for any other scheme (`chrome:`, `file:`, `about:`).
+pub fn web_origin(url: &str) -> Option<WebOrigin> {
+    let parsed = Url::parse(url).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = parsed.host_str()?;
+    let host = match parsed.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    };
+    Some(WebOrigin {
+        origin: js_origin(&parsed),
+        host,
+    })
+}
+
+/// The host of an http(s) URL or origin as a person reads it ([`display_host`]); anything else is
+/// shown cleaned, as [`display_host`] shows what is no host.
+pub fn display_origin(url: &str) -> String {
+    match web_origin(url) {
+        Some(o) => display_host(&o.host),
+        None => display_host(url),
+    }
+}
+
+/// A hub's address as a person types it (`127.0.0.1:7410`, `http://hub.example/dock`): its
+/// origin, `http://` assumed when no scheme is given. `None` when it is no http(s) address.
+pub fn hub_address_origin(typed: &str) -> Option<String> {
+    let typed = typed.trim();
+    if typed.is_empty() || typed.len() > 2048 {
+        return None;
+    }
+    let with_scheme = if typed.contains("://") {
+        typed.to_owned()
+    } else {
+        format!("http://{typed}")
+    };
+    let parsed = Url::parse(&with_scheme).ok()?;
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return None;
+    }
+    web_origin(&with_scheme).map(|o| o.origin)
+}
+
+/// Whether an http(s) URL's host is this computer: `localhost` (and `*.localhost`), `127.0.0.0/8`
+/// or `[::1]`. A hub anywhere else is "elsewhere" to the person, whatever its name says.
+pub fn is_loopback_url(url: &str) -> bool {
+    let Ok(parsed) = Url::parse(url) else {
+        return false;
+    };
+    match parsed.host() {
+        Some(Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(Host::Domain(d)) => d == "localhost" || d.ends_with(".localhost"),
+        None => false,
+    }
+}
 
 /// A `host[:port]` split and checked: the host as the URL parser gives it (IDNA to ASCII,
 /// lower case, IPv4 normalized), and the port if one was given.
@@ -209,6 +280,64 @@ mod tests {
         assert_eq!(display_host("пример.рф"), "пример.рф");
         assert_eq!(display_host("例え.jp"), "例え.jp");
         assert_eq!(display_host("한국.kr"), "한국.kr");
+    }
+
+    #[test]
+    fn web_origins_keep_a_port_that_is_not_the_default() {
+        let o = web_origin("http://127.0.0.1:8080/a?b").unwrap();
+        assert_eq!(
+            (o.origin.as_str(), o.host.as_str()),
+            ("http://127.0.0.1:8080", "127.0.0.1:8080")
+        );
+        let o = web_origin("https://Example.com:443/").unwrap();
+        assert_eq!(
+            (o.origin.as_str(), o.host.as_str()),
+            ("https://example.com", "example.com")
+        );
+        assert_eq!(web_origin("chrome://settings"), None);
+        assert_eq!(web_origin("file:///etc/passwd"), None);
+        assert_eq!(
+            display_origin("http://xn--bcher-kva.example:81/x"),
+            "bücher.example:81"
+        );
+    }
+
+    #[test]
+    fn typed_hub_addresses() {
+        assert_eq!(
+            hub_address_origin(" 127.0.0.1:7410 ").as_deref(),
+            Some("http://127.0.0.1:7410")
+        );
+        assert_eq!(
+            hub_address_origin("https://hub.example/dock").as_deref(),
+            Some("https://hub.example")
+        );
+        assert_eq!(hub_address_origin("ftp://hub.example"), None);
+        assert_eq!(hub_address_origin("http://u:p@hub.example"), None);
+        assert_eq!(hub_address_origin(""), None);
+    }
+
+    #[test]
+    fn loopback_is_this_computer_only() {
+        for here in [
+            "http://127.0.0.1:7410",
+            "http://127.8.9.1",
+            "http://[::1]:7410",
+            "http://localhost:7410",
+            "http://hub.localhost",
+        ] {
+            assert!(is_loopback_url(here), "{here}");
+        }
+        for there in [
+            "http://192.168.1.4:7410",
+            "https://hub.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.nip.io",
+            "http://[::2]",
+            "not a url",
+        ] {
+            assert!(!is_loopback_url(there), "{there}");
+        }
     }
 
     #[test]

@@ -11,9 +11,11 @@
 //! | [`core_rules`] | core tools and keys, profiles, revoke, mobile, `apc_link` |
 //! | [`drag`] | the drag payload and its checked parser |
 //! | [`hub_naming`] | an unverified app's id from its host, `<app>__<tool>` |
-//! | [`host`] | `display_host`: how a domain is shown to a person |
+//! | [`host`] | `display_host`: how a domain is shown to a person; web origins, typed hub addresses, loopback |
 //! | [`notes`] | the extension's notes for a drop on a page it cannot pair |
-//! | [`page_link`] | the page app link between the extension and a hub |
+//! | [`page_link`] | the page app link between the extension and a hub, and the checks of every hub answer |
+//! | [`pairing_code`] | the pairing code's grammar: a ticket as a person types and reads it |
+//! | [`drop_answer`] | what a drop on a page gets, from that origin's `apc.json` |
 //! | [`conformance`] | the standard's functions by their JavaScript names, for differential tests |
 //! | [`js`] | the JavaScript semantics the rules lean on |
 
@@ -27,12 +29,15 @@ pub mod js;
 pub mod manifest;
 pub mod notes;
 pub mod page_link;
+pub mod pairing_code;
 pub mod target;
 pub mod types;
 
 pub use core_rules::*;
 pub use drag::{parse_drag_payload, DragPayload, DragPayloadError, APC_DRAG_MIME};
-pub use host::display_host;
+pub use host::{
+    display_host, display_origin, hub_address_origin, is_loopback_url, web_origin, WebOrigin,
+};
 pub use hub_naming::{app_id_for_host, app_tool_name, AppIdError, ToolNameError};
 pub use manifest::{
     check_pairing, check_pairing_without_file, compare_standard, could_not_check_note,
@@ -49,3 +54,71 @@ pub use types::*;
 
 /// The version of the APC standard this crate implements.
 pub const APC_STANDARD_VERSION: &str = "0.7.0";
+
+#[cfg(test)]
+mod invariants {
+    /// ARCHITECTURE.md: "core does no IO". Its dependencies are parsing and data crates only; a
+    /// new one must be added here on purpose (and must not be a network, file, browser or async crate).
+    #[test]
+    fn core_depends_on_no_io_crate() {
+        let manifest = include_str!("../Cargo.toml");
+        let deps = manifest
+            .split("[dependencies]")
+            .nth(1)
+            .expect("core has a [dependencies] table");
+        let deps = deps.split("\n[").next().unwrap_or_default();
+        let names: Vec<&str> = deps
+            .lines()
+            .filter_map(|l| l.split('=').next())
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && !n.starts_with('#'))
+            .collect();
+        const PURE: &[&str] = &[
+            "serde",
+            "serde_json",
+            "url",
+            "idna",
+            "thiserror",
+            "indexmap",
+        ];
+        for name in &names {
+            assert!(
+                PURE.contains(name),
+                "apc-core depends on {name}: is it pure?"
+            );
+        }
+        assert!(!names.is_empty());
+    }
+
+    /// No source file of core reaches for IO: files, sockets, processes, time or the browser.
+    #[test]
+    fn core_sources_call_no_io() {
+        let sources = [
+            include_str!("conformance.rs"),
+            include_str!("core_rules.rs"),
+            include_str!("drag.rs"),
+            include_str!("drop_answer.rs"),
+            include_str!("host.rs"),
+            include_str!("hub_naming.rs"),
+            include_str!("js.rs"),
+            include_str!("manifest.rs"),
+            include_str!("notes.rs"),
+            include_str!("page_link.rs"),
+            include_str!("pairing_code.rs"),
+            include_str!("types.rs"),
+        ];
+        for src in sources {
+            for io in [
+                "std::fs",
+                "std::net",
+                "std::process",
+                "std::time::SystemTime",
+                "std::env",
+                "web_sys",
+                "wasm_bindgen",
+            ] {
+                assert!(!src.contains(io), "core uses {io}");
+            }
+        }
+    }
+}

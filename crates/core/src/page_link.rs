@@ -3,7 +3,10 @@
 //! `apc-hub`, `apc-content` and `apc-background` so the two sides cannot drift apart.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use crate::drag::is_agent_handle;
+use crate::manifest::{parse_apc_manifest, url_on_origin, ApcRole};
 use crate::types::{FocusPayload, FocusTarget};
 
 /// The extension's app id on every hub.
@@ -142,6 +145,8 @@ pub struct PinResponse {
     pub focus: FocusPayload,
 }
 
+/// A pin as the hub reports it (`GET {page.grant}`) and as the extension keeps it: the reading's
+/// id, when it was pinned, and when the agent read it (`None`: unread).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PinState {
     pub id: String,
@@ -229,6 +234,195 @@ pub fn is_extension_origin(origin: &str) -> bool {
         })
 }
 
+/// Most characters of a pairing or reading id a hub may give.
+pub const LINK_ID_MAX: usize = 64;
+/// Most characters of an agent's name a hub may give.
+pub const AGENT_NAME_MAX_CHARS: usize = 80;
+/// Fewest and most characters of a grant (a bearer secret).
+pub const GRANT_MIN: usize = 22;
+pub const GRANT_MAX: usize = 512;
+/// Most characters of a time a hub gives (RFC 3339).
+pub const TIME_MAX: usize = 40;
+
+/// A pairing or reading id: 1 to [`LINK_ID_MAX`] of `[A-Za-z0-9_.-]`. Never a `:` (the extension
+/// joins ids with it), a space or a character that could pass for another.
+pub fn is_link_id(s: &str) -> bool {
+    (1..=LINK_ID_MAX).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// A name to show a person: 1 to `max` characters, no control or format characters (no bidi
+/// overrides), not only whitespace.
+pub fn is_display_name(s: &str, max: usize) -> bool {
+    let n = s.chars().count();
+    (1..=max).contains(&n)
+        && !s.trim().is_empty()
+        && s.chars()
+            .all(|c| !crate::js::is_control(c) && !crate::js::is_format(c))
+}
+
+fn is_grant(s: &str) -> bool {
+    (GRANT_MIN..=GRANT_MAX).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
+
+fn is_time(s: &str) -> bool {
+    (1..=TIME_MAX).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'T' | b'Z' | b':' | b'.' | b'+' | b'-'))
+}
+
+/// Why a hub's answer is refused. Every answer from a hub is parsed into its type and checked with
+/// these limits before the extension keeps or shows any of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HubAnswerError {
+    #[error("{origin} is not an APC hub the extension can pair with: {why}")]
+    NotAHub { origin: String, why: String },
+    #[error("the hub gave a {0} that is not an id (1 to 64 of A-Z a-z 0-9 _ . -)")]
+    BadId(&'static str),
+    #[error(
+        "the hub gave a {0} that cannot be shown (empty, too long, or with control characters)"
+    )]
+    BadName(&'static str),
+    #[error("the hub gave a grant that is not a long random token")]
+    BadGrant,
+    #[error("the hub gave a {0} that is not a time")]
+    BadTime(&'static str),
+    #[error("the hub answered for another hub ({0})")]
+    OtherHub(String),
+    #[error("the hub pinned a reading with no id")]
+    NoReadingId,
+}
+
+/// A hub as its `apc.json` describes it to the extension: its name and the page app's endpoints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HubPage {
+    pub origin: String,
+    pub name: String,
+    pub endpoints: PageEndpoints,
+}
+
+/// Reads a hub's `apc.json` fetched from `origin`: a valid manifest that lists `hub`, with a `page`
+/// block of endpoints that are URLs on the hub's own origin.
+pub fn parse_hub_page(raw: &Value, origin: &str) -> Result<HubPage, HubAnswerError> {
+    let not_a_hub = |why: String| HubAnswerError::NotAHub {
+        origin: origin.to_owned(),
+        why,
+    };
+    let manifest = parse_apc_manifest(raw, origin).map_err(|e| not_a_hub(e.to_string()))?;
+    if !manifest.profiles.contains(&ApcRole::Hub) {
+        return Err(not_a_hub("its apc.json does not say it is a hub".into()));
+    }
+    let page = raw
+        .get("page")
+        .filter(|p| p.is_object())
+        .ok_or_else(|| not_a_hub("its apc.json has no page endpoints".into()))?;
+    let on_origin = |key: &str| {
+        page.get(key)
+            .and_then(Value::as_str)
+            .and_then(|url| url_on_origin(url, origin))
+            .ok_or_else(|| not_a_hub(format!("page.{key} is not a URL on {origin}")))
+    };
+    Ok(HubPage {
+        origin: origin.to_owned(),
+        name: manifest.name,
+        endpoints: PageEndpoints {
+            pair: on_origin("pair")?,
+            pin: on_origin("pin")?,
+            grant: on_origin("grant")?,
+        },
+    })
+}
+
+impl AgentRef {
+    fn check(&self) -> Result<(), HubAnswerError> {
+        if !is_agent_handle(&self.handle) {
+            return Err(HubAnswerError::BadId("agent handle"));
+        }
+        if !is_display_name(&self.name, AGENT_NAME_MAX_CHARS) {
+            return Err(HubAnswerError::BadName("agent name"));
+        }
+        Ok(())
+    }
+}
+
+impl HubRef {
+    fn check(&self, hub_origin: &str) -> Result<(), HubAnswerError> {
+        if self.origin != hub_origin {
+            return Err(HubAnswerError::OtherHub(
+                self.origin.chars().take(100).collect(),
+            ));
+        }
+        if !is_display_name(&self.name, crate::manifest::NAME_MAX_CHARS) {
+            return Err(HubAnswerError::BadName("hub name"));
+        }
+        Ok(())
+    }
+}
+
+impl TicketPreview {
+    /// Checks a preview from the hub at `hub_origin`.
+    pub fn check(&self, hub_origin: &str) -> Result<(), HubAnswerError> {
+        self.agent.check()?;
+        self.hub.check(hub_origin)
+    }
+}
+
+impl Pairing {
+    /// Checks a pairing from the hub at `hub_origin`.
+    pub fn check(&self, hub_origin: &str) -> Result<(), HubAnswerError> {
+        if !is_link_id(&self.id) {
+            return Err(HubAnswerError::BadId("pairing id"));
+        }
+        self.agent.check()?;
+        self.hub.check(hub_origin)?;
+        if !is_grant(&self.grant) {
+            return Err(HubAnswerError::BadGrant);
+        }
+        if !is_time(&self.created_at) {
+            return Err(HubAnswerError::BadTime("pairing time"));
+        }
+        Ok(())
+    }
+}
+
+/// Checks the focus a hub gave for a pin: a reading id, a time.
+pub fn check_pinned_focus(focus: &FocusPayload) -> Result<(), HubAnswerError> {
+    match focus.target.id.as_deref() {
+        None => Err(HubAnswerError::NoReadingId),
+        Some(id) if !is_link_id(id) => Err(HubAnswerError::BadId("reading id")),
+        Some(_) if !is_time(&focus.pinned_at) => Err(HubAnswerError::BadTime("pin time")),
+        Some(_) => Ok(()),
+    }
+}
+
+impl PairResponse {
+    pub fn check(&self, hub_origin: &str) -> Result<(), HubAnswerError> {
+        self.pairing.check(hub_origin)?;
+        self.focus.as_ref().map_or(Ok(()), check_pinned_focus)
+    }
+}
+
+impl PinState {
+    pub fn check(&self) -> Result<(), HubAnswerError> {
+        if !is_link_id(&self.id) {
+            return Err(HubAnswerError::BadId("reading id"));
+        }
+        if !is_time(&self.pinned_at) || self.seen_at.as_deref().is_some_and(|t| !is_time(t)) {
+            return Err(HubAnswerError::BadTime("pin time"));
+        }
+        Ok(())
+    }
+}
+
+impl GrantStatus {
+    pub fn check(&self) -> Result<(), HubAnswerError> {
+        self.pin.as_ref().map_or(Ok(()), PinState::check)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +463,135 @@ mod tests {
             serde_json::to_value(body).unwrap()["error"],
             "pairing_in_progress"
         );
+    }
+
+    const HUB: &str = "http://127.0.0.1:7410";
+
+    fn manifest() -> Value {
+        serde_json::json!({
+            "name": "apc-hub", "standard": "0.7.0", "origin": HUB, "profiles": ["hub"],
+            "mcp": { "path": "/mcp/" },
+            "dock": { "pair": format!("{HUB}/apc/pair"), "confirm": format!("{HUB}/apc/confirm") },
+            "page": { "pair": format!("{HUB}/page/pair"), "pin": format!("{HUB}/page/pin"), "grant": format!("{HUB}/page/grant") }
+        })
+    }
+
+    #[test]
+    fn a_hub_manifest_gives_its_page_endpoints() {
+        let hub = parse_hub_page(&manifest(), HUB).unwrap();
+        assert_eq!(hub.name, "apc-hub");
+        assert_eq!(hub.endpoints.pin, format!("{HUB}/page/pin"));
+    }
+
+    #[test]
+    fn what_is_not_a_hub_of_that_origin_is_refused() {
+        let mut app = manifest();
+        app["profiles"] = serde_json::json!(["dock"]);
+        let mut elsewhere = manifest();
+        elsewhere["page"]["pin"] = serde_json::json!("http://evil.example/page/pin");
+        let mut no_page = manifest();
+        no_page.as_object_mut().unwrap().remove("page");
+        let mut page_not_object = manifest();
+        page_not_object["page"] = serde_json::json!("x");
+        for (raw, origin) in [
+            (app, HUB),
+            (elsewhere, HUB),
+            (no_page, HUB),
+            (page_not_object, HUB),
+            (manifest(), "http://127.0.0.1:9999"),
+        ] {
+            assert!(
+                matches!(
+                    parse_hub_page(&raw, origin),
+                    Err(HubAnswerError::NotAHub { .. })
+                ),
+                "{raw}"
+            );
+        }
+    }
+
+    fn pairing() -> Pairing {
+        Pairing {
+            id: "pr_0123456789abcdef".into(),
+            agent: AgentRef {
+                handle: "ag_01".into(),
+                name: "Claude".into(),
+            },
+            hub: HubRef {
+                origin: HUB.into(),
+                name: "apc-hub".into(),
+            },
+            grant: "g".repeat(43),
+            created_at: "2026-11-29T10:00:00.000Z".into(),
+        }
+    }
+
+    #[test]
+    fn a_pairing_is_checked_field_by_field() {
+        assert_eq!(pairing().check(HUB), Ok(()));
+        let bad = |f: fn(&mut Pairing)| {
+            let mut p = pairing();
+            f(&mut p);
+            p.check(HUB).unwrap_err()
+        };
+        assert_eq!(
+            bad(|p| p.id = "pr:1".into()),
+            HubAnswerError::BadId("pairing id")
+        );
+        assert_eq!(
+            bad(|p| p.id = "x".repeat(65)),
+            HubAnswerError::BadId("pairing id")
+        );
+        assert_eq!(
+            bad(|p| p.id = String::new()),
+            HubAnswerError::BadId("pairing id")
+        );
+        assert_eq!(
+            bad(|p| p.agent.handle = "https://x".into()),
+            HubAnswerError::BadId("agent handle")
+        );
+        assert_eq!(
+            bad(|p| p.agent.name = "a".repeat(81)),
+            HubAnswerError::BadName("agent name")
+        );
+        assert_eq!(
+            bad(|p| p.agent.name = "Cl\u{202E}aude".into()),
+            HubAnswerError::BadName("agent name")
+        );
+        assert_eq!(
+            bad(|p| p.agent.name = "  ".into()),
+            HubAnswerError::BadName("agent name")
+        );
+        assert_eq!(bad(|p| p.grant = "short".into()), HubAnswerError::BadGrant);
+        assert!(matches!(
+            bad(|p| p.hub.origin = "http://evil.example".into()),
+            HubAnswerError::OtherHub(_)
+        ));
+        assert_eq!(
+            bad(|p| p.created_at = "<b>".into()),
+            HubAnswerError::BadTime("pairing time")
+        );
+    }
+
+    #[test]
+    fn pin_states_and_previews_are_checked() {
+        let pin = PinState {
+            id: "rd_1".into(),
+            pinned_at: "2026-11-29T10:00:00Z".into(),
+            seen_at: None,
+        };
+        assert_eq!(pin.check(), Ok(()));
+        let colon = PinState {
+            id: "rd:1".into(),
+            ..pin.clone()
+        };
+        assert_eq!(colon.check(), Err(HubAnswerError::BadId("reading id")));
+        let preview = TicketPreview {
+            agent: pairing().agent,
+            hub: pairing().hub,
+            expires_in: 10,
+        };
+        assert_eq!(preview.check(HUB), Ok(()));
+        assert!(preview.check("http://other.example").is_err());
     }
 }
