@@ -1,33 +1,38 @@
 //! `apc-background`: the WebAssembly side of the extension's background.
 //!
-//! It owns what the background decides: the typed router for `runtime.onMessage` requests from the
-//! popup, extension pages and content scripts ([`router`]), the handling of browser events such as
-//! `runtime.onInstalled` ([`events`]) and, as they arrive, extension storage and the hub client. Rules of
-//! the standard and of the page app link are not here: they come from `apc-core` (and page readings
-//! from `apc-content`); this crate calls them.
+//! Two halves, each with its own module tree:
+//! - [`logic`]: every decision — the message router, the event handlers, the flows (drop, consent,
+//!   point, undo, revoke and give back, status), the pairings' state and the popup's and consent
+//!   window's view models — as plain Rust over small traits ([`logic::ports`]). It runs natively
+//!   under `cargo test -p apc-background` with in-memory fakes.
+//! - [`adapters`]: the browser's implementations of those traits (extension storage, IndexedDB,
+//!   `fetch`, tabs, windows, menus, alarms, notes). They decide nothing.
 //!
-//! Shape: the logic lives in plain Rust modules that take and give `serde_json::Value`, so
-//! `cargo test -p apc-background` runs natively. The `#[wasm_bindgen]` exports below are the only
-//! bindings: they convert `JsValue`s, call the logic, and always resolve to a value (an answer or
-//! a clear error object), never throw. `extension/background.js` registers the browser's listeners
+//! Rules of the standard and of the page app link are in neither: they come from `apc-core` (and
+//! page readings from `apc-content`).
+//!
+//! The `#[wasm_bindgen]` exports below are the only bindings: they convert `JsValue`s, call the logic
+//! with the browser's [`adapters::BrowserEnv`], and always resolve to a value (an answer or a clear
+//! error object), never throw. `extension/background.js` registers the browser's listeners
 //! synchronously and forwards every event to these exports once the module is ready.
 
-pub mod browser;
-pub mod effects;
-pub mod events;
-pub mod flows;
-pub mod http;
-pub mod hub;
-pub mod router;
-pub mod secrets;
-pub mod state;
-pub mod storage;
+pub mod adapters;
+pub mod logic;
 
+use adapters::BrowserEnv;
+use logic::{events, router};
 use wasm_bindgen::prelude::*;
 
 /// The extension's version: the crate's version, which `extension/manifest.json` repeats (a test
 /// checks that they agree).
 pub const EXTENSION_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Runs once when the module is instantiated: a panic is reported on the console (with its message
+/// and place) instead of an opaque "unreachable executed".
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
 
 /// `runtime.onMessage`: route one message. Resolves to `{ ok: true, ... }` or
 /// `{ ok: false, error, message }`; it never rejects for bad input.
@@ -35,9 +40,17 @@ pub const EXTENSION_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
     let sender: router::Sender = serde_wasm_bindgen::from_value(sender).unwrap_or_default();
     let kind = sender.kind(&extension_id(), &extension_base().await);
-    let reply = match serde_wasm_bindgen::from_value::<serde_json::Value>(message) {
-        Ok(message) => router::route(message, &kind).await,
-        Err(e) => Err(router::RouterError::Unreadable(e.to_string())),
+    // An observation over its cap is refused while it is still a JS string, before it is copied.
+    let observation = js_sys::Reflect::get(&message, &JsValue::from_str("observation")).ok();
+    let reply = if observation.is_some_and(|o| adapters::ui::observation_too_large(&o)) {
+        Err(router::RouterError::from(logic::flows::FlowError::Content(
+            apc_content::ContentError::TooLarge("observation JSON"),
+        )))
+    } else {
+        match serde_wasm_bindgen::from_value::<serde_json::Value>(message) {
+            Ok(message) => router::route(&BrowserEnv::default(), message, &kind).await,
+            Err(e) => Err(router::RouterError::Unreadable(e.to_string())),
+        }
     };
     to_js(&router::to_wire(reply))
 }
@@ -47,7 +60,7 @@ pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
 #[wasm_bindgen(js_name = handleEvent)]
 pub async fn handle_event(name: String, args: JsValue) -> JsValue {
     let reply = match serde_wasm_bindgen::from_value::<Vec<serde_json::Value>>(args) {
-        Ok(args) => events::handle(&name, args).await,
+        Ok(args) => events::handle(&BrowserEnv::default(), &name, args).await,
         Err(e) => Err(events::EventError::Unreadable(e.to_string())),
     };
     to_js(&events::to_wire(reply))
@@ -55,7 +68,7 @@ pub async fn handle_event(name: String, args: JsValue) -> JsValue {
 
 /// This extension's id (`runtime.id`).
 fn extension_id() -> String {
-    browser::api("runtime.id")
+    adapters::browser::api("runtime.id")
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
@@ -63,7 +76,7 @@ fn extension_id() -> String {
 
 /// The URL every page of this extension starts with (`runtime.getURL("")`).
 async fn extension_base() -> String {
-    browser::call("runtime", "getURL", &[JsValue::from_str("")])
+    adapters::browser::call("runtime", "getURL", &[JsValue::from_str("")])
         .await
         .ok()
         .and_then(|v| v.as_string())
@@ -76,20 +89,6 @@ fn to_js(value: &serde_json::Value) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or_else(|e| JsValue::from_str(&format!("apc-background: cannot answer: {e}")))
-}
-
-/// Runs a future that never waits (the handlers' futures, in native tests).
-#[cfg(test)]
-pub(crate) fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    use std::task::{Context, Poll, Waker};
-    let mut future = std::pin::pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(output) => output,
-        Poll::Pending => panic!("a handler waited on something in a native test"),
-    }
 }
 
 #[cfg(test)]

@@ -1,20 +1,18 @@
-//! The hub client: the page app link's calls (`docs/page-app-link.md`) and what each answer means.
-//! Reading a hub's answer is a plain function ([`interpret`]) so every status and body maps to one
-//! [`HubError`] in one place, tested natively; the calls themselves go through [`crate::http`].
+//! The hub client: the page app link's calls (`docs/page-app-link.md`) as requests over the
+//! [`Http`] port, and what each answer means. Every status and body maps to one [`HubError`] in
+//! [`interpret`]; every success body is parsed into its `apc-core` type and checked with core's
+//! limits before anything keeps or shows it.
 
+use apc_core::drop_answer::AppCheck;
 use apc_core::page_link::{
-    GrantStatus, PageEndpoints, PageReading, PairRequest, PairResponse, Pairing, PinResponse,
-    TicketPreview,
+    check_pinned_focus, parse_hub_page, GrantStatus, HubAnswerError, HubPage, PageEndpoints,
+    PageReading, PairRequest, PairResponse, PinRequest, PinResponse, TicketPreview,
 };
-use apc_core::{
-    is_revoked_answer, parse_apc_manifest, url_on_origin, ApcRole, FocusPayload,
-    APC_JSON_MAX_BYTES, APC_JSON_PATH,
-};
-use gloo_net::http::Method;
+use apc_core::{is_revoked_answer, FocusPayload, APC_JSON_MAX_BYTES, APC_JSON_PATH};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::http::{self, HttpError, HttpRequest};
+use super::ports::{Http, HttpError, HttpRequest, Method};
 
 /// The standard's transport rule for `apc.json`: 3 s.
 pub const APC_JSON_TIMEOUT_MS: u32 = 3000;
@@ -22,14 +20,6 @@ pub const APC_JSON_TIMEOUT_MS: u32 = 3000;
 pub const HUB_TIMEOUT_MS: u32 = 5000;
 /// The most bytes of a hub's answer the extension reads (a pin's focus, a status, a pairing).
 pub const HUB_ANSWER_MAX_BYTES: usize = 64 * 1024;
-
-/// A hub as its `apc.json` describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HubInfo {
-    pub origin: String,
-    pub name: String,
-    pub endpoints: PageEndpoints,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HubError {
@@ -45,6 +35,8 @@ pub enum HubError {
     Refused { code: String, message: String },
     #[error("the hub gave an answer the extension cannot read ({0})")]
     BadAnswer(String),
+    #[error(transparent)]
+    Answer(#[from] HubAnswerError),
 }
 
 impl HubError {
@@ -56,7 +48,7 @@ impl HubError {
             Self::Revoked { .. } => "revoked_by_hub",
             Self::GrantUnknown => "grant_unknown",
             Self::Refused { code, .. } => code,
-            Self::BadAnswer(_) => "hub_bad_answer",
+            Self::BadAnswer(_) | Self::Answer(_) => "hub_bad_answer",
         }
     }
 }
@@ -65,34 +57,6 @@ impl From<HttpError> for HubError {
     fn from(e: HttpError) -> Self {
         Self::Unreachable(e.to_string())
     }
-}
-
-/// Checks a hub's `apc.json` read from `origin`: a valid manifest that lists `hub`, with `page`
-/// endpoints that are URLs on the hub's own origin.
-pub fn check_hub_manifest(raw: &Value, origin: &str) -> Result<HubInfo, HubError> {
-    let not_a_hub = |why: &str| HubError::NotAHub(origin.to_owned(), why.to_owned());
-    let manifest = parse_apc_manifest(raw, origin).map_err(|e| not_a_hub(&e.to_string()))?;
-    if !manifest.profiles.contains(&ApcRole::Hub) {
-        return Err(not_a_hub("its apc.json does not say it is a hub"));
-    }
-    let page = raw
-        .get("page")
-        .ok_or_else(|| not_a_hub("its apc.json has no page endpoints"))?;
-    let on_origin = |key: &str| {
-        page.get(key)
-            .and_then(Value::as_str)
-            .and_then(|url| url_on_origin(url, origin))
-            .ok_or_else(|| not_a_hub(&format!("page.{key} is not a URL on {origin}")))
-    };
-    Ok(HubInfo {
-        origin: origin.to_owned(),
-        name: manifest.name,
-        endpoints: PageEndpoints {
-            pair: on_origin("pair")?,
-            pin: on_origin("pin")?,
-            grant: on_origin("grant")?,
-        },
-    })
 }
 
 /// What a hub's answer means: the body of a success, or the one error it stands for.
@@ -106,8 +70,8 @@ pub fn interpret(status: u16, body: &[u8]) -> Result<Value, HubError> {
             by: json
                 .as_ref()
                 .and_then(|j| j["revoked_by"].as_str())
-                .unwrap_or_default()
-                .to_owned(),
+                .map(|by| by.chars().take(200).collect())
+                .unwrap_or_default(),
         }),
         _ => {
             let code = json
@@ -117,7 +81,7 @@ pub fn interpret(status: u16, body: &[u8]) -> Result<Value, HubError> {
             let message = json
                 .as_ref()
                 .and_then(|j| j["message"].as_str())
-                .map(str::to_owned);
+                .map(|m| m.chars().take(300).collect::<String>());
             match (status, code) {
                 (404, Some(code)) if code == "grant_unknown" => Err(HubError::GrantUnknown),
                 (404, None) => Err(HubError::GrantUnknown),
@@ -140,113 +104,152 @@ fn decode<T: DeserializeOwned>(value: Value) -> Result<T, HubError> {
     serde_json::from_value(value).map_err(|e| HubError::BadAnswer(e.to_string()))
 }
 
+fn body_of(value: &impl serde::Serialize) -> Result<String, HubError> {
+    serde_json::to_string(value).map_err(|e| HubError::BadAnswer(e.to_string()))
+}
+
 async fn call(
+    http: &impl Http,
     method: Method,
     url: &str,
     bearer: Option<&str>,
-    body: Option<String>,
+    json_body: Option<String>,
 ) -> Result<Value, HubError> {
-    let response = http::send(HttpRequest {
-        method,
-        url,
-        bearer,
-        json_body: body,
-        timeout_ms: HUB_TIMEOUT_MS,
-        max_bytes: HUB_ANSWER_MAX_BYTES,
-    })
-    .await?;
+    let response = http
+        .send(HttpRequest {
+            method,
+            url: url.to_owned(),
+            bearer: bearer.map(str::to_owned),
+            json_body,
+            timeout_ms: HUB_TIMEOUT_MS,
+            max_bytes: HUB_ANSWER_MAX_BYTES,
+        })
+        .await?;
     interpret(response.status, &response.body)
 }
 
-/// An origin's `apc.json` by the standard's transport rules: no redirect followed, 3 s, 16 KiB.
-pub async fn fetch_apc_json(origin: &str) -> Result<http::HttpResponse, HttpError> {
-    let url = format!("{origin}{APC_JSON_PATH}");
-    http::send(HttpRequest {
-        method: Method::GET,
-        url: &url,
+fn apc_json_request(origin: &str) -> HttpRequest {
+    HttpRequest {
+        method: Method::Get,
+        url: format!("{origin}{APC_JSON_PATH}"),
         bearer: None,
         json_body: None,
         timeout_ms: APC_JSON_TIMEOUT_MS,
         max_bytes: APC_JSON_MAX_BYTES,
-    })
-    .await
+    }
+}
+
+/// Reads a page origin's `apc.json` by the standard's transport rules (no redirect followed, 3 s,
+/// 16 KiB) and says what it gave.
+pub async fn check_app(http: &impl Http, origin: &str) -> AppCheck {
+    match http.send(apc_json_request(origin)).await {
+        Ok(r) => AppCheck::from_http(r.status, &r.content_type, r.body),
+        Err(e) => AppCheck::Unreadable(e.to_string()),
+    }
 }
 
 /// Reads and checks a hub's `apc.json`.
-pub async fn read_hub(origin: &str) -> Result<HubInfo, HubError> {
-    let response = fetch_apc_json(origin).await.map_err(|e| match e {
-        HttpError::Redirected | HttpError::TooLarge(_) => {
-            HubError::NotAHub(origin.to_owned(), e.to_string())
+pub async fn read_hub(http: &impl Http, origin: &str) -> Result<HubPage, HubError> {
+    let not_a_hub = |why: String| HubError::NotAHub(origin.to_owned(), why);
+    let response = http
+        .send(apc_json_request(origin))
+        .await
+        .map_err(|e| match e {
+            HttpError::Redirected | HttpError::TooLarge(_) => not_a_hub(e.to_string()),
+            other => other.into(),
+        })?;
+    match response.status {
+        200 => {}
+        500..=599 => {
+            return Err(HubError::Unreachable(format!(
+                "it answered HTTP {}",
+                response.status
+            )))
         }
-        other => other.into(),
-    })?;
-    if response.status != 200 {
-        return Err(HubError::NotAHub(
-            origin.to_owned(),
-            format!("its apc.json answered HTTP {}", response.status),
-        ));
+        status => return Err(not_a_hub(format!("its apc.json answered HTTP {status}"))),
     }
     let raw: Value = serde_json::from_slice(&response.body)
-        .map_err(|_| HubError::NotAHub(origin.to_owned(), "its apc.json is not JSON".into()))?;
-    check_hub_manifest(&raw, origin)
+        .map_err(|_| not_a_hub("its apc.json is not JSON".into()))?;
+    Ok(parse_hub_page(&raw, origin)?)
 }
 
 /// Which agent a live ticket (or typed code) is for, as the hub names it; spends nothing.
-pub async fn preview(hub: &HubInfo, ticket: &str) -> Result<TicketPreview, HubError> {
+pub async fn preview(
+    http: &impl Http,
+    hub: &HubPage,
+    ticket: &str,
+) -> Result<TicketPreview, HubError> {
     let mut url =
         url::Url::parse(&hub.endpoints.pair).map_err(|e| HubError::BadAnswer(e.to_string()))?;
     url.query_pairs_mut().append_pair("ticket", ticket);
-    let preview: TicketPreview = decode(call(Method::GET, url.as_str(), None, None).await?)?;
-    if preview.hub.origin != hub.origin {
-        return Err(HubError::BadAnswer(
-            "the ticket it described is not one of this hub".into(),
-        ));
-    }
+    let preview: TicketPreview = decode(call(http, Method::Get, url.as_str(), None, None).await?)?;
+    preview.check(&hub.origin)?;
     Ok(preview)
 }
 
-pub async fn pair(hub: &HubInfo, ticket: &str, agent: &str) -> Result<Pairing, HubError> {
-    let body = serde_json::to_string(&PairRequest {
+/// `POST {page.pair}`: pairs, and with a drop's reading pins it in the same request (the ticket
+/// spent once for both).
+pub async fn pair(
+    http: &impl Http,
+    hub: &HubPage,
+    ticket: &str,
+    agent: &str,
+    reading: Option<&PageReading>,
+) -> Result<PairResponse, HubError> {
+    let body = body_of(&PairRequest {
         ticket: ticket.to_owned(),
         agent: agent.to_owned(),
-        reading: None,
-    })
-    .map_err(|e| HubError::BadAnswer(e.to_string()))?;
-    let pairing: PairResponse =
-        decode(call(Method::POST, &hub.endpoints.pair, None, Some(body)).await?)?;
-    if pairing.pairing.grant.len() < 22 || pairing.pairing.hub.origin != hub.origin {
-        return Err(HubError::BadAnswer(
-            "the pairing it gave is not one for this hub".into(),
-        ));
-    }
-    Ok(pairing.pairing)
+        reading: reading.cloned(),
+    })?;
+    let answer: PairResponse =
+        decode(call(http, Method::Post, &hub.endpoints.pair, None, Some(body)).await?)?;
+    answer.check(&hub.origin)?;
+    Ok(answer)
 }
 
+/// `PUT {page.pin}`: a drop's reading with that drag's ticket; a selection's with none.
 pub async fn pin(
+    http: &impl Http,
     endpoints: &PageEndpoints,
     grant: &str,
     reading: &PageReading,
+    ticket: Option<&str>,
 ) -> Result<FocusPayload, HubError> {
-    let body = serde_json::to_string(reading).map_err(|e| HubError::BadAnswer(e.to_string()))?;
+    let body = body_of(&PinRequest {
+        reading: reading.clone(),
+        ticket: ticket.map(str::to_owned),
+    })?;
     let answer: PinResponse =
-        decode(call(Method::PUT, &endpoints.pin, Some(grant), Some(body)).await?)?;
+        decode(call(http, Method::Put, &endpoints.pin, Some(grant), Some(body)).await?)?;
+    check_pinned_focus(&answer.focus)?;
     Ok(answer.focus)
 }
 
-pub async fn unpin(endpoints: &PageEndpoints, grant: &str) -> Result<(), HubError> {
-    call(Method::DELETE, &endpoints.pin, Some(grant), None)
+pub async fn unpin(
+    http: &impl Http,
+    endpoints: &PageEndpoints,
+    grant: &str,
+) -> Result<(), HubError> {
+    call(http, Method::Delete, &endpoints.pin, Some(grant), None)
         .await
         .map(drop)
 }
 
-pub async fn status(endpoints: &PageEndpoints, grant: &str) -> Result<GrantStatus, HubError> {
-    decode(call(Method::GET, &endpoints.grant, Some(grant), None).await?)
+pub async fn status(
+    http: &impl Http,
+    endpoints: &PageEndpoints,
+    grant: &str,
+) -> Result<GrantStatus, HubError> {
+    let status: GrantStatus =
+        decode(call(http, Method::Get, &endpoints.grant, Some(grant), None).await?)?;
+    status.check()?;
+    Ok(status)
 }
 
 /// Gives a grant back. A hub that no longer knows it, or revoked it itself, has nothing to take back:
 /// that counts as done.
-pub async fn give_back(grant_url: &str, grant: &str) -> Result<(), HubError> {
-    match call(Method::DELETE, grant_url, Some(grant), None).await {
+pub async fn give_back(http: &impl Http, grant_url: &str, grant: &str) -> Result<(), HubError> {
+    match call(http, Method::Delete, grant_url, Some(grant), None).await {
         Ok(_) | Err(HubError::GrantUnknown) | Err(HubError::Revoked { .. }) => Ok(()),
         Err(e) => Err(e),
     }
@@ -256,50 +259,6 @@ pub async fn give_back(grant_url: &str, grant: &str) -> Result<(), HubError> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    const HUB: &str = "http://127.0.0.1:7410";
-
-    fn manifest() -> Value {
-        json!({
-            "name": "apc-hub", "standard": "0.7.0", "origin": HUB, "profiles": ["hub"],
-            "mcp": { "path": "/mcp/" },
-            "dock": { "pair": format!("{HUB}/apc/pair"), "confirm": format!("{HUB}/apc/confirm") },
-            "page": { "pair": format!("{HUB}/page/pair"), "pin": format!("{HUB}/page/pin"), "grant": format!("{HUB}/page/grant") }
-        })
-    }
-
-    #[test]
-    fn a_hub_manifest_gives_its_page_endpoints() {
-        let info = check_hub_manifest(&manifest(), HUB).unwrap();
-        assert_eq!(info.name, "apc-hub");
-        assert_eq!(info.endpoints.pin, format!("{HUB}/page/pin"));
-    }
-
-    #[test]
-    fn refuses_what_is_not_a_hub_of_that_origin() {
-        let mut app = manifest();
-        app["profiles"] = json!(["dock"]);
-        assert!(matches!(
-            check_hub_manifest(&app, HUB),
-            Err(HubError::NotAHub(..))
-        ));
-        let mut elsewhere = manifest();
-        elsewhere["page"]["pin"] = json!("http://evil.example/page/pin");
-        assert!(matches!(
-            check_hub_manifest(&elsewhere, HUB),
-            Err(HubError::NotAHub(..))
-        ));
-        let mut no_page = manifest();
-        no_page.as_object_mut().unwrap().remove("page");
-        assert!(matches!(
-            check_hub_manifest(&no_page, HUB),
-            Err(HubError::NotAHub(..))
-        ));
-        assert!(matches!(
-            check_hub_manifest(&manifest(), "http://127.0.0.1:9999"),
-            Err(HubError::NotAHub(..))
-        ));
-    }
 
     #[test]
     fn every_answer_maps_to_one_meaning() {
@@ -317,6 +276,13 @@ mod tests {
         assert_eq!(
             interpret(404, br#"{"error":"grant_unknown","message":"x"}"#),
             Err(HubError::GrantUnknown)
+        );
+        // A ticket the hub does not know is a refusal of that drop, not a forgotten pairing.
+        assert_eq!(
+            interpret(404, br#"{"error":"ticket_unknown","message":"x"}"#)
+                .unwrap_err()
+                .code(),
+            "ticket_unknown"
         );
         let used = interpret(
             410,

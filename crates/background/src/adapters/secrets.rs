@@ -1,4 +1,4 @@
-//! Where grants live: the extension origin's IndexedDB. `storage.local` is readable by content
+//! The grant vault over the extension origin's IndexedDB. `storage.local` is readable by content
 //! scripts, IndexedDB of the extension's own origin is not, so a grant is never where a page, or a
 //! content script a page has subverted, can read it.
 
@@ -7,7 +7,8 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbFactory, IdbOpenDbRequest, IdbRequest, IdbTransactionMode};
 
-use crate::browser::js_message;
+use super::browser::js_message;
+use crate::logic::ports::{GrantVault, PortError};
 
 const DB_NAME: &str = "apc-secrets";
 const STORE: &str = "grants";
@@ -85,7 +86,7 @@ async fn with_store<T>(
     out.map(map)
 }
 
-pub async fn put(key: &str, secret: &str) -> Result<(), SecretError> {
+async fn put(key: &str, secret: &str) -> Result<(), SecretError> {
     let (k, v) = (JsValue::from_str(key), JsValue::from_str(secret));
     with_store(
         IdbTransactionMode::Readwrite,
@@ -95,7 +96,7 @@ pub async fn put(key: &str, secret: &str) -> Result<(), SecretError> {
     .await
 }
 
-pub async fn get(key: &str) -> Result<Option<String>, SecretError> {
+async fn get(key: &str) -> Result<Option<String>, SecretError> {
     let k = JsValue::from_str(key);
     with_store(
         IdbTransactionMode::Readonly,
@@ -105,7 +106,31 @@ pub async fn get(key: &str) -> Result<Option<String>, SecretError> {
     .await
 }
 
-pub async fn delete(key: &str) -> Result<(), SecretError> {
+async fn delete(key: &str) -> Result<(), SecretError> {
     let k = JsValue::from_str(key);
     with_store(IdbTransactionMode::Readwrite, |s| s.delete(&k), |_| ()).await
+}
+
+fn grant_key(pairing_id: &str) -> String {
+    format!("grant:{pairing_id}")
+}
+
+fn port(e: SecretError) -> PortError {
+    PortError(e.to_string())
+}
+
+/// Grants in IndexedDB, keyed `grant:<pairing id>`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IndexedDbVault;
+
+impl GrantVault for IndexedDbVault {
+    async fn get(&self, pairing_id: &str) -> Result<Option<String>, PortError> {
+        get(&grant_key(pairing_id)).await.map_err(port)
+    }
+    async fn put(&self, pairing_id: &str, grant: &str) -> Result<(), PortError> {
+        put(&grant_key(pairing_id), grant).await.map_err(port)
+    }
+    async fn delete(&self, pairing_id: &str) -> Result<(), PortError> {
+        delete(&grant_key(pairing_id)).await.map_err(port)
+    }
 }

@@ -10,17 +10,22 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::flows::{self, FlowError, PointBy};
+use super::ports::Env;
+use super::views::PopupView;
+
 /// What a message asks for. Keys a request does not know are ignored.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
     /// `{ "type": "ping" }`: is the background up, and which standard and version does it speak?
     Ping,
-    /// From a content script: a trusted drop of an agent's mark, the raw payload and what the page showed.
+    /// From a content script: a trusted drop of an agent's mark, the raw payload and what the page
+    /// showed (the observation as JSON text, read straight into `apc_content::Observation`).
     #[serde(rename = "page.drop")]
     PageDrop {
         payload: String,
-        observation: Value,
+        observation: String,
     },
     /// From a content script: Undo on the in-page note.
     #[serde(rename = "page.undo")]
@@ -29,7 +34,7 @@ pub enum Request {
     },
     /// From the popup: the pairings as kept, at once.
     PopupState,
-    /// From the popup: the pairings after asking their hubs, and give backs retried.
+    /// From the popup: the pairings after asking their hubs, and due give backs retried.
     PopupRefresh,
     /// From the popup: point this pairing's agent at the active tab's selection.
     PointSelection {
@@ -39,6 +44,10 @@ pub enum Request {
         pairing: String,
     },
     Revoke {
+        pairing: String,
+    },
+    /// From the popup: forget a give back the extension stopped trying.
+    DismissGiveBack {
         pairing: String,
     },
     /// From the popup: pair with the code the dock page shows.
@@ -64,8 +73,15 @@ pub enum Request {
 #[serde(untagged)]
 pub enum Answer {
     Pong(Pong),
-    /// A flow's answer: an object whose fields go on the wire beside `ok`.
-    Fields(Value),
+    Drop(flows::DropOutcome),
+    Pinned(flows::Pinned),
+    Unpinned(flows::Unpinned),
+    Popup(Box<PopupView>),
+    Revoked(flows::Revoked),
+    ConsentOpened(flows::ConsentOpened),
+    Consent(Box<flows::ConsentAsked>),
+    ConsentAnswered(flows::ConsentOutcome),
+    Done {},
 }
 
 /// The answer to `ping`.
@@ -91,7 +107,22 @@ pub enum RouterError {
     #[error("{0} messages are not taken from this sender")]
     NotAllowed(&'static str),
     #[error("{message}")]
-    Flow { code: String, message: String },
+    Flow {
+        code: String,
+        message: String,
+        /// The form field a pair-by-code error is about (`hub` or `code`).
+        field: Option<&'static str>,
+    },
+}
+
+impl From<FlowError> for RouterError {
+    fn from(e: FlowError) -> Self {
+        RouterError::Flow {
+            code: e.code().to_owned(),
+            message: e.to_string(),
+            field: e.field(),
+        }
+    }
 }
 
 impl RouterError {
@@ -192,8 +223,11 @@ pub fn parse(message: Value) -> Result<Request, RouterError> {
 
 /// Route one message from a sender of `kind`. Requests that touch pairings are taken only from the
 /// extension's own pages; page events only from its content scripts.
-pub async fn route(message: Value, kind: &SenderKind) -> Result<Answer, RouterError> {
-    use crate::flows;
+pub async fn route<E: Env>(
+    env: &E,
+    message: Value,
+    kind: &SenderKind,
+) -> Result<Answer, RouterError> {
     let request = parse(message)?;
     let page_only = matches!(request, Request::PageDrop { .. } | Request::PageUndo { .. });
     match (&request, kind) {
@@ -208,40 +242,46 @@ pub async fn route(message: Value, kind: &SenderKind) -> Result<Answer, RouterEr
             }))
         }
     }
-    let flow = match (request, kind) {
-        (Request::Ping, _) => {
-            return Ok(Answer::Pong(Pong {
-                standard: apc_core::APC_STANDARD_VERSION,
-                version: crate::EXTENSION_VERSION,
-            }))
-        }
+    Ok(match (request, kind) {
+        (Request::Ping, _) => Answer::Pong(Pong {
+            standard: apc_core::APC_STANDARD_VERSION,
+            version: crate::EXTENSION_VERSION,
+        }),
         (
             Request::PageDrop {
                 payload,
                 observation,
             },
             SenderKind::ContentScript { tab_id, url },
-        ) => flows::drop(*tab_id, url, &payload, observation).await,
+        ) => Answer::Drop(flows::drop(env, *tab_id, url, &payload, &observation).await?),
         (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
-            flows::undo(*tab_id, &token).await
+            Answer::Unpinned(flows::undo(env, *tab_id, &token).await?)
         }
-        (Request::PopupState, _) => flows::popup_state(false).await,
-        (Request::PopupRefresh, _) => flows::popup_state(true).await,
+        (Request::PopupState, _) => Answer::Popup(Box::new(flows::popup_state(env, false).await?)),
+        (Request::PopupRefresh, _) => Answer::Popup(Box::new(flows::popup_state(env, true).await?)),
         (Request::PointSelection { pairing }, _) => {
-            flows::point_selection(Some(&pairing), None, "selection").await
+            Answer::Pinned(flows::point_selection(env, PointBy::Popup(pairing), None).await?)
         }
-        (Request::Unpin { pairing }, _) => flows::unpin(&pairing, None).await,
-        (Request::Revoke { pairing }, _) => flows::revoke(&pairing).await,
-        (Request::PairCode { hub, code }, _) => flows::pair_code(&hub, &code).await,
-        (Request::ConsentGet { id }, _) => flows::consent_get(&id).await,
-        (Request::ConsentAnswer { id, allow }, _) => flows::consent_answer(&id, allow).await,
+        (Request::Unpin { pairing }, _) => {
+            Answer::Unpinned(flows::unpin(env, &pairing, None).await?)
+        }
+        (Request::Revoke { pairing }, _) => Answer::Revoked(flows::revoke(env, &pairing).await?),
+        (Request::DismissGiveBack { pairing }, _) => {
+            flows::dismiss_give_back(env, &pairing).await?;
+            Answer::Done {}
+        }
+        (Request::PairCode { hub, code }, _) => {
+            Answer::ConsentOpened(flows::pair_code(env, &hub, &code).await?)
+        }
+        (Request::ConsentGet { id }, _) => {
+            Answer::Consent(Box::new(flows::consent_get(env, &id).await?))
+        }
+        (Request::ConsentAnswer { id, allow }, _) => {
+            Answer::ConsentAnswered(flows::consent_answer(env, &id, allow).await?)
+        }
         // `parse` already turned this into `UnknownType` with its name; kept total, never a panic.
         (Request::Unknown, _) => return Err(RouterError::UnknownType(String::new())),
         (_, _) => return Err(RouterError::NotAllowed("page")),
-    };
-    flow.map(Answer::Fields).map_err(|e| RouterError::Flow {
-        code: e.code().to_owned(),
-        message: e.to_string(),
     })
 }
 
@@ -255,7 +295,16 @@ pub fn to_wire(reply: Result<Answer, RouterError>) -> Value {
             }
             wire
         }
-        Err(e) => json!({ "ok": false, "error": e.wire_code(), "message": e.to_string() }),
+        Err(e) => {
+            let mut wire = json!({ "ok": false, "error": e.wire_code(), "message": e.to_string() });
+            if let RouterError::Flow {
+                field: Some(field), ..
+            } = e
+            {
+                wire["field"] = json!(field);
+            }
+            wire
+        }
     }
 }
 
@@ -263,8 +312,11 @@ pub fn to_wire(reply: Result<Answer, RouterError>) -> Value {
 mod tests {
     use super::*;
 
+    use crate::logic::tests::fakes::World;
+
     fn run(message: Value) -> Value {
-        to_wire(crate::block_on(route(message, &SenderKind::Other)))
+        let world = World::new();
+        to_wire(world.run(route(&world, message, &SenderKind::Other)))
     }
 
     #[test]
@@ -322,6 +374,7 @@ mod tests {
             RouterError::Flow {
                 code: "c".into(),
                 message: "m".into(),
+                field: None,
             },
         ];
         let mut codes: Vec<_> = errors.iter().map(RouterError::code).collect();
@@ -341,11 +394,13 @@ mod tests {
                 tab_id: 1,
                 url: "https://example.org/".into(),
             };
-            let wire = to_wire(crate::block_on(route(message.clone(), &kind)));
+            let world = World::new();
+            let wire = to_wire(world.run(route(&world, message.clone(), &kind)));
             assert_eq!(wire["error"], json!("not_allowed"), "{message}");
         }
-        let drop = json!({ "type": "page.drop", "payload": "{}", "observation": null });
-        let wire = to_wire(crate::block_on(route(drop, &SenderKind::ExtensionPage)));
+        let drop = json!({ "type": "page.drop", "payload": "{}", "observation": "{}" });
+        let world = World::new();
+        let wire = to_wire(world.run(route(&world, drop, &SenderKind::ExtensionPage)));
         assert_eq!(wire["error"], json!("not_allowed"));
     }
 

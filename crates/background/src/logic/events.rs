@@ -1,11 +1,20 @@
 //! Browser events other than messages, forwarded by `extension/background.js` as
-//! `(name, [listener arguments])`: `runtime.onInstalled` now; context menus, commands, storage
-//! changes and alarms as they arrive.
+//! `(name, [listener arguments])`: install and start-up, context menu clicks, the keyboard command,
+//! alarms and closed windows. Each is parsed into an [`Event`] and handed to its flow.
 //!
 //! To add an event: register it in the loader (`forward(api.x.onY, "x.onY")`), add a variant to
 //! [`Event`] and an arm in [`handle`].
 
 use serde_json::{json, Value};
+
+use super::flows::{self, PointBy};
+use super::ports::{Env, Tab};
+use super::state::MENU_PREFIX;
+
+/// The alarm that retries give backs (one-shot, set for the next due one).
+pub const GIVE_BACK_ALARM: &str = "apc-give-back";
+/// The alarm that asks the hubs, while a pin is unread, whether the agent read it.
+pub const PIN_STATUS_ALARM: &str = "apc-pin-status";
 
 /// The events this build handles.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,12 +24,9 @@ pub enum Event {
     /// `runtime.onStartup()`: the browser started with the extension in it.
     Startup,
     /// `contextMenus.onClicked(info, tab)` on one of the "Point ‹agent› at this" entries.
-    MenuPoint {
-        pairing: String,
-        tab: Option<(i64, String)>,
-    },
+    MenuPoint { pairing: String, tab: Option<Tab> },
     /// `commands.onCommand(command, tab)`: the keyboard command that points the last agent used.
-    CommandPoint { tab: Option<(i64, String)> },
+    CommandPoint { tab: Option<Tab> },
     /// `alarms.onAlarm(alarm)`: time to retry the give backs.
     GiveBackAlarm,
     /// `windows.onRemoved(windowId)`: a consent window closed unanswered says no.
@@ -34,15 +40,16 @@ pub enum Event {
 /// The keyboard command's name in the manifest.
 pub const POINT_COMMAND: &str = "point-selection";
 
-fn tab_of(value: Option<&Value>) -> Option<(i64, String)> {
+fn tab_of(value: Option<&Value>) -> Option<Tab> {
     let tab = value?;
-    Some((
-        tab.get("id")?.as_i64()?,
-        tab.get("url")
+    Some(Tab {
+        id: tab.get("id")?.as_i64()?,
+        url: tab
+            .get("url")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned(),
-    ))
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,7 +86,7 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
                 .and_then(|info| info.get("menuItemId"))
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            Ok(match item.strip_prefix(crate::effects::MENU_PREFIX) {
+            Ok(match item.strip_prefix(MENU_PREFIX) {
                 Some(pairing) => Event::MenuPoint {
                     pairing: pairing.to_owned(),
                     tab: tab_of(args.get(1)),
@@ -99,8 +106,8 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
                 .and_then(|a| a.get("name"))
                 .and_then(Value::as_str)
             {
-                Some(crate::effects::GIVE_BACK_ALARM) => Event::GiveBackAlarm,
-                Some(crate::effects::PIN_STATUS_ALARM) => Event::PinStatusAlarm,
+                Some(GIVE_BACK_ALARM) => Event::GiveBackAlarm,
+                Some(PIN_STATUS_ALARM) => Event::PinStatusAlarm,
                 _ => Event::Ignored,
             },
         ),
@@ -113,19 +120,20 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
 }
 
 /// Handle one event.
-pub async fn handle(name: &str, args: Vec<Value>) -> Result<(), EventError> {
-    use crate::flows;
+pub async fn handle<E: Env>(env: &E, name: &str, args: Vec<Value>) -> Result<(), EventError> {
     // A flow's failure was already told where the person looks (the page's note, the badge); the
     // event itself is handled either way.
     match parse(name, &args)? {
-        Event::Installed { .. } | Event::Startup => drop(flows::start().await),
+        Event::Installed { .. } | Event::Startup => drop(flows::start(env).await),
         Event::MenuPoint { pairing, tab } => {
-            drop(flows::point_selection(Some(&pairing), tab, "selection").await)
+            drop(flows::point_selection(env, PointBy::Menu(pairing), tab).await)
         }
-        Event::CommandPoint { tab } => drop(flows::point_selection(None, tab, "command").await),
-        Event::WindowClosed { window_id } => drop(flows::window_closed(window_id).await),
-        Event::PinStatusAlarm => drop(flows::refresh_status().await),
-        Event::GiveBackAlarm => drop(flows::retry_give_backs().await),
+        Event::CommandPoint { tab } => {
+            drop(flows::point_selection(env, PointBy::Command, tab).await)
+        }
+        Event::WindowClosed { window_id } => drop(flows::window_closed(env, window_id).await),
+        Event::PinStatusAlarm => drop(flows::refresh_status(env).await),
+        Event::GiveBackAlarm => drop(flows::retry_give_backs(env).await),
         Event::Ignored => {}
     }
     Ok(())
@@ -166,7 +174,10 @@ mod tests {
             ),
             Ok(Event::MenuPoint {
                 pairing: "p1".into(),
-                tab: Some((4, "https://example.org/".into()))
+                tab: Some(Tab {
+                    id: 4,
+                    url: "https://example.org/".into()
+                })
             })
         );
         assert_eq!(
@@ -185,17 +196,15 @@ mod tests {
             Ok(Event::Ignored)
         );
         assert_eq!(
-            parse(
-                "alarms.onAlarm",
-                &[json!({ "name": crate::effects::GIVE_BACK_ALARM })]
-            ),
+            parse("alarms.onAlarm", &[json!({ "name": GIVE_BACK_ALARM })]),
             Ok(Event::GiveBackAlarm)
         );
     }
 
     #[test]
     fn an_unknown_event_is_a_clear_error() {
-        let wire = to_wire(crate::block_on(handle("tabs.onExploded", vec![])));
+        let world = crate::logic::tests::fakes::World::new();
+        let wire = to_wire(world.run(handle(&world, "tabs.onExploded", vec![])));
         assert_eq!(wire["ok"], json!(false));
         assert_eq!(wire["error"], json!("unknown_event"));
     }

@@ -1,17 +1,16 @@
-//! Extension storage: the pairings (`storage.local`, no secrets) and the consents the person has
-//! not answered yet (`storage.session`, gone with the browser session). Every change of the
-//! pairings goes through [`update`], which holds a lock across load, change and save, so two events
-//! handled at once cannot lose each other's change.
+//! The store port over extension storage: the pairings (`storage.local`, no secrets) and the
+//! consents the person has not answered yet (`storage.session`, gone with the browser session).
+//! Every change of the pairings goes through `update`, which holds a lock across load, change and
+//! save, so two events handled at once cannot lose each other's change. What changes is the logic's.
 
 use futures::lock::Mutex;
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 
-use apc_core::page_link::{PageEndpoints, PageReading};
-
-use crate::browser::{self, BrowserError};
-use crate::state::State;
+use super::browser::{self, BrowserError};
+use crate::logic::ports::{PendingConsent, PortError, Store};
+use crate::logic::state::State;
 
 const STATE_KEY: &str = "apc_state";
 
@@ -40,38 +39,19 @@ async fn set(area: &str, key: &str, value: &impl Serialize) -> Result<(), Browse
 }
 
 /// The pairings as stored; a missing or unreadable record is no pairings.
-pub async fn load() -> Result<State, BrowserError> {
+async fn load_state() -> Result<State, BrowserError> {
     Ok(get::<State>("storage.local", STATE_KEY)
         .await?
         .unwrap_or_default())
 }
 
 /// Loads, changes and saves the pairings under the lock; returns the closure's result and the new state.
-pub async fn update<R>(change: impl FnOnce(&mut State) -> R) -> Result<(R, State), BrowserError> {
+async fn update_state<R>(change: impl FnOnce(&mut State) -> R) -> Result<(R, State), BrowserError> {
     let _guard = STATE_LOCK.lock().await;
-    let mut state = load().await?;
+    let mut state = load_state().await?;
     let out = change(&mut state);
     set("storage.local", STATE_KEY, &state).await?;
     Ok((out, state))
-}
-
-/// A pairing the person has not said yes or no to yet.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct PendingConsent {
-    pub id: String,
-    pub created_at: String,
-    pub how: String,
-    pub hub_origin: String,
-    pub hub_name: String,
-    pub endpoints: Option<PageEndpoints>,
-    pub agent_handle: String,
-    pub agent_name: String,
-    pub ticket: String,
-    /// The tab the drop came from, told the outcome.
-    pub tab_id: Option<i64>,
-    pub page_url: Option<String>,
-    /// What to pin once paired (a drop's reading); none for a code.
-    pub reading: Option<PageReading>,
 }
 
 fn consent_key(id: &str) -> String {
@@ -87,15 +67,15 @@ async fn session_area() -> &'static str {
     }
 }
 
-pub async fn put_consent(consent: &PendingConsent) -> Result<(), BrowserError> {
+async fn put_consent_in(consent: &PendingConsent) -> Result<(), BrowserError> {
     set(session_area().await, &consent_key(&consent.id), consent).await
 }
 
-pub async fn get_consent(id: &str) -> Result<Option<PendingConsent>, BrowserError> {
+async fn get_consent_in(id: &str) -> Result<Option<PendingConsent>, BrowserError> {
     get(session_area().await, &consent_key(id)).await
 }
 
-pub async fn delete_consent(id: &str) -> Result<(), BrowserError> {
+async fn delete_consent_in(id: &str) -> Result<(), BrowserError> {
     browser::call(
         session_area().await,
         "remove",
@@ -110,16 +90,53 @@ fn window_key(window_id: i64) -> String {
 }
 
 /// Remembers which consent a window shows, so closing it answers "no".
-pub async fn put_consent_window(window_id: i64, consent_id: &str) -> Result<(), BrowserError> {
+async fn put_consent_window_in(window_id: i64, consent_id: &str) -> Result<(), BrowserError> {
     set(session_area().await, &window_key(window_id), &consent_id).await
 }
 
 /// The consent a closed window showed, forgetting the link.
-pub async fn take_consent_window(window_id: i64) -> Result<Option<String>, BrowserError> {
+async fn take_consent_window_in(window_id: i64) -> Result<Option<String>, BrowserError> {
     let area = session_area().await;
     let id: Option<String> = get(area, &window_key(window_id)).await?;
     if id.is_some() {
         browser::call(area, "remove", &[JsValue::from_str(&window_key(window_id))]).await?;
     }
     Ok(id)
+}
+
+fn port(e: BrowserError) -> PortError {
+    PortError(e.to_string())
+}
+
+/// `storage.local` and `storage.session`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExtensionStorage;
+
+impl Store for ExtensionStorage {
+    async fn load(&self) -> Result<State, PortError> {
+        load_state().await.map_err(port)
+    }
+    async fn update<R>(
+        &self,
+        change: impl FnOnce(&mut State) -> R,
+    ) -> Result<(R, State), PortError> {
+        update_state(change).await.map_err(port)
+    }
+    async fn put_consent(&self, consent: &PendingConsent) -> Result<(), PortError> {
+        put_consent_in(consent).await.map_err(port)
+    }
+    async fn get_consent(&self, id: &str) -> Result<Option<PendingConsent>, PortError> {
+        get_consent_in(id).await.map_err(port)
+    }
+    async fn delete_consent(&self, id: &str) -> Result<(), PortError> {
+        delete_consent_in(id).await.map_err(port)
+    }
+    async fn put_consent_window(&self, window_id: i64, consent_id: &str) -> Result<(), PortError> {
+        put_consent_window_in(window_id, consent_id)
+            .await
+            .map_err(port)
+    }
+    async fn take_consent_window(&self, window_id: i64) -> Result<Option<String>, PortError> {
+        take_consent_window_in(window_id).await.map_err(port)
+    }
 }

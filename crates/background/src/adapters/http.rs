@@ -1,47 +1,27 @@
-//! HTTP from the background: every request has a time limit that covers the body, a byte cap, and
-//! never follows a redirect (a redirect is an answer of its own: the standard's transport rules).
+//! The HTTP port over `fetch`: every request has a time limit that covers the body, a byte cap,
+//! and never follows a redirect (a redirect is an answer of its own: the standard's transport rules).
+//! What to send and what an answer means are the logic's (`crate::logic::hub_api`).
 
-use gloo_net::http::{Method, RequestBuilder};
+use gloo_net::http::{Method as GlooMethod, RequestBuilder};
 use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestRedirect, ResponseType};
 
-use crate::browser::js_message;
+use super::browser::js_message;
+use crate::logic::ports::{Http, HttpError, HttpRequest, HttpResponse, Method};
 
-/// What to send.
-#[derive(Debug, Clone)]
-pub struct HttpRequest<'a> {
-    pub method: Method,
-    pub url: &'a str,
-    pub bearer: Option<&'a str>,
-    pub json_body: Option<String>,
-    pub timeout_ms: u32,
-    pub max_bytes: usize,
+/// `fetch` from the background.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fetch;
+
+impl Http for Fetch {
+    async fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
+        send(request).await
+    }
 }
 
-/// What came back: the status and at most `max_bytes` of body.
-#[derive(Debug, Clone)]
-pub struct HttpResponse {
-    pub status: u16,
-    /// The `Content-Type` header, lower-cased, without parameters.
-    pub content_type: String,
-    pub body: Vec<u8>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HttpError {
-    #[error("no answer within {0} ms")]
-    Timeout(u32),
-    #[error("could not reach it ({0})")]
-    Unreachable(String),
-    #[error("it answered with a redirect")]
-    Redirected,
-    #[error("its answer is larger than {0} bytes")]
-    TooLarge(usize),
-}
-
-pub async fn send(req: HttpRequest<'_>) -> Result<HttpResponse, HttpError> {
+async fn send(req: HttpRequest) -> Result<HttpResponse, HttpError> {
     let controller = AbortController::new().map_err(|e| HttpError::Unreachable(js_message(&e)))?;
     let signal = controller.signal();
     let timeout_ms = req.timeout_ms;
@@ -55,15 +35,21 @@ pub async fn send(req: HttpRequest<'_>) -> Result<HttpResponse, HttpError> {
 }
 
 async fn send_inner(
-    req: HttpRequest<'_>,
+    req: HttpRequest,
     signal: &web_sys::AbortSignal,
 ) -> Result<HttpResponse, HttpError> {
     let unreachable = |e: &dyn std::fmt::Display| HttpError::Unreachable(e.to_string());
-    let mut builder = RequestBuilder::new(req.url)
-        .method(req.method)
+    let method = match req.method {
+        Method::Get => GlooMethod::GET,
+        Method::Post => GlooMethod::POST,
+        Method::Put => GlooMethod::PUT,
+        Method::Delete => GlooMethod::DELETE,
+    };
+    let mut builder = RequestBuilder::new(&req.url)
+        .method(method)
         .redirect(RequestRedirect::Manual)
         .abort_signal(Some(signal));
-    if let Some(grant) = req.bearer {
+    if let Some(grant) = &req.bearer {
         builder = builder.header("Authorization", &format!("Bearer {grant}"));
     }
     let request = match req.json_body {

@@ -1,0 +1,34 @@
+//! The background's logic: every decision the extension's background makes, as plain Rust over
+//! small traits ([`ports`]), so `cargo test -p apc-background` runs all of it natively with in-memory
+//! fakes.
+//!
+//! Why a module tree and not a crate: the logic and its browser adapters ship as one WebAssembly
+//! module, and the split only has to be visible and enforced, not separately versioned. The rule is
+//! checked by a test (`logic_uses_no_browser_crate`): nothing under `src/logic/` names `web_sys`,
+//! `js_sys`, `wasm_bindgen`, `gloo` or the adapters.
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`ports`] | the traits the browser adapters implement: store, grant vault, HTTP, page UI, clock |
+//! | [`state`] | the pairings as kept, and every change to them as a `State` method |
+//! | [`hub_api`] | the page app link's calls as requests over [`ports::Http`], and what each answer means |
+//! | [`flows`] | each flow from one event to its end: drop, consent, point, unpin/undo, revoke, refresh |
+//! | [`views`] | what the person sees: the popup's and the consent window's view models, page notes, toolbar |
+//! | [`router`] | `runtime.onMessage` requests, typed, with who may send which |
+//! | [`events`] | the other browser events (menus, command, alarms, windows, start-up) |
+//! | [`time`] | epoch milliseconds to RFC 3339 (the clock port gives milliseconds only) |
+//!
+//! Rules of the standard and of the page app link are not here: they live in `apc-core` (and page
+//! readings in `apc-content`); this tree calls them.
+
+pub mod events;
+pub mod flows;
+pub mod hub_api;
+pub mod ports;
+pub mod router;
+pub mod state;
+pub mod time;
+pub mod views;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,641 @@
+//! Every flow, end to end over the fakes.
+
+use apc_core::page_link::How;
+use apc_core::pairing_code::pairing_code_display;
+use serde_json::Value;
+
+use super::fakes::*;
+use crate::logic::flows::{self, *};
+use crate::logic::ports::{Collected, HttpRequest, Method, Tab};
+use crate::logic::state::{GiveBackStatus, HubState, GIVE_BACK_MAX_ATTEMPTS};
+use crate::logic::views::{Badge, GiveBackView, NoteKind, NoteText, PinView, PointBlocked};
+
+fn drop_with(w: &World, agent: &str, ticket: &str) -> Flow<DropOutcome> {
+    w.run(flows::drop(
+        w,
+        TAB,
+        PAGE,
+        &payload(agent, ticket),
+        &observation(How::Drop, PAGE),
+    ))
+}
+
+fn body(r: &HttpRequest) -> Value {
+    serde_json::from_str(r.json_body.as_deref().unwrap()).unwrap()
+}
+
+/// Drops Claude's mark with a fresh ticket, allows it after the delay: one pairing, pinned.
+fn paired_by_drop(w: &World) -> String {
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(w, "ag_claude", &ticket) else {
+        panic!("a new agent asks first")
+    };
+    w.advance(1500);
+    let answer = w.run(consent_answer(w, &consent, true)).unwrap();
+    assert!(answer.paired && answer.pinned);
+    w.state.borrow().pairings[0].id.clone()
+}
+
+#[test]
+fn drop_then_consent_then_pin_spends_the_drags_ticket_once() {
+    let w = World::new();
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_claude", &ticket) else {
+        panic!()
+    };
+    assert_eq!(w.ui.opened.borrow().as_slice(), [consent.clone()]);
+    assert!(
+        w.state.borrow().pairings.is_empty(),
+        "nothing paired before Allow"
+    );
+    assert!(matches!(w.last_note().text, NoteText::Msg(ref m) if m.key == "noteAnswerInWindow"));
+
+    let asked = w.run(consent_get(&w, &consent)).unwrap().consent;
+    assert!(asked.hub_new, "never paired with this hub");
+    assert!(asked.hub_loopback);
+    assert_eq!(asked.hub_display, "127.0.0.1:7410");
+    assert_eq!(asked.agent_name, "Claude");
+    assert_eq!(asked.page_display.as_deref(), Some("example.org"));
+    assert_eq!(asked.allow_after_ms, 1000);
+
+    // An Allow before the window could have been seen for a moment is refused, and keeps the request.
+    assert!(matches!(
+        w.run(consent_answer(&w, &consent, true)),
+        Err(FlowError::AllowTooSoon)
+    ));
+    assert!(w
+        .hub
+        .calls("/page/pair")
+        .iter()
+        .all(|r| r.method == Method::Get));
+    w.advance(1000);
+    let answer = w.run(consent_answer(&w, &consent, true)).unwrap();
+    assert!(answer.paired && answer.pinned);
+
+    // One POST carrying the ticket and the reading; no separate PUT pin.
+    let posts: Vec<_> = w
+        .hub
+        .calls("/page/pair")
+        .into_iter()
+        .filter(|r| r.method == Method::Post)
+        .collect();
+    assert_eq!(posts.len(), 1);
+    assert_eq!(body(&posts[0])["ticket"], ticket.as_str());
+    assert_eq!(body(&posts[0])["reading"]["pointed"]["how"], "drop");
+    assert!(w.hub.calls("/page/pin").is_empty());
+
+    let state = w.state.borrow().clone();
+    let record = &state.pairings[0];
+    assert!(record.pin.is_some());
+    assert!(w.grants.borrow().contains_key(&record.id));
+    assert_eq!(
+        state.last_used, None,
+        "a drop pairing is no command default"
+    );
+    let note = w.last_note();
+    assert_eq!(note.kind, NoteKind::Pointed);
+    let token = note.undo_token.unwrap();
+    assert_eq!(
+        parse_undo_token(&token),
+        Some((record.id.as_str(), record.pin.as_ref().unwrap().id.as_str()))
+    );
+    assert_eq!(w.ui.toolbar.borrow().as_ref().unwrap().badge, Badge::Unread);
+    // A second request for the answered consent finds nothing.
+    assert!(matches!(
+        w.run(consent_get(&w, &consent)),
+        Err(FlowError::UnknownConsent)
+    ));
+}
+
+#[test]
+fn a_second_drop_pins_with_its_own_fresh_ticket_without_asking_again() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let second = w.hub.mint("ag_claude");
+    let out = drop_with(&w, "ag_claude", &second).unwrap();
+    assert!(matches!(out, DropOutcome::Pinned { .. }));
+    assert_eq!(w.ui.opened.borrow().len(), 1, "no second consent window");
+    let puts = w.hub.calls("/page/pin");
+    assert_eq!(puts.len(), 1);
+    assert_eq!(puts[0].method, Method::Put);
+    assert_eq!(body(&puts[0])["ticket"], second.as_str());
+    assert!(puts[0].bearer.is_some());
+}
+
+#[test]
+fn a_replayed_or_stale_ticket_pins_nothing_and_says_so() {
+    let w = World::new();
+    let first = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_claude", &first) else {
+        panic!()
+    };
+    w.advance(1000);
+    w.run(consent_answer(&w, &consent, true)).unwrap();
+    let pin_before = w.hub.pin_of("ag_claude");
+
+    // The page saw the person's drop and replays its payload.
+    let replay = drop_with(&w, "ag_claude", &first).unwrap_err();
+    assert_eq!(replay.code(), "ticket_used");
+    assert_eq!(w.last_note().kind, NoteKind::Error);
+    // A ticket the hub never minted.
+    let stale = drop_with(&w, "ag_claude", "TK000000000000000999").unwrap_err();
+    assert_eq!(stale.code(), "ticket_unknown");
+    // Another agent's fresh ticket does not pin for this agent.
+    let cursors = w.hub.mint("ag_cursor");
+    let mut w_payload = serde_json::from_str::<Value>(&payload("ag_claude", &cursors)).unwrap();
+    w_payload["agent"] = "ag_claude".into();
+    let other = w
+        .run(flows::drop(
+            &w,
+            TAB,
+            PAGE,
+            &w_payload.to_string(),
+            &observation(How::Drop, PAGE),
+        ))
+        .unwrap_err();
+    assert_eq!(other.code(), "ticket_unknown");
+
+    assert_eq!(w.hub.pin_of("ag_claude"), pin_before, "nothing pinned");
+    let state = w.state.borrow();
+    assert!(
+        state.pairings[0].is_live(),
+        "a refused drop says nothing of the pairing"
+    );
+    assert!(w.grants.borrow().contains_key(&state.pairings[0].id));
+}
+
+#[test]
+fn a_drop_without_a_ticket_or_with_a_bad_payload_reaches_no_hub() {
+    let w = World::new();
+    for bad in [
+        r#"{"v":1,"agent":"ag_claude"}"#.to_owned(),
+        "not json".to_owned(),
+        r#"{"v":2,"agent":"ag_claude"}"#.to_owned(),
+        format!(
+            r#"{{"v":1,"agent":"https://evil.example/mcp","hub":"{HUB}","ticket":"TK000000000000000001"}}"#
+        ),
+        r#"{"v":1,"agent":"a","hub":"javascript:alert(1)","ticket":"TK000000000000000001"}"#
+            .to_owned(),
+    ] {
+        let e = w
+            .run(flows::drop(
+                &w,
+                TAB,
+                PAGE,
+                &bad,
+                &observation(How::Drop, PAGE),
+            ))
+            .unwrap_err();
+        assert_eq!(e.code(), "invalid_payload", "{bad}");
+    }
+    assert!(w.hub.requests.borrow().is_empty());
+    assert!(w.ui.opened.borrow().is_empty());
+}
+
+#[test]
+fn a_ticket_made_for_another_agent_opens_no_consent() {
+    let w = World::new();
+    let cursors = w.hub.mint("ag_cursor");
+    let e = drop_with(&w, "ag_claude", &cursors).unwrap_err();
+    assert_eq!(e.code(), "invalid_payload");
+    assert!(w.ui.opened.borrow().is_empty());
+}
+
+#[test]
+fn the_reading_must_be_the_senders_page_and_a_drop() {
+    let w = World::new();
+    let ticket = w.hub.mint("ag_claude");
+    let elsewhere = w
+        .run(flows::drop(
+            &w,
+            TAB,
+            PAGE,
+            &payload("ag_claude", &ticket),
+            &observation(How::Drop, "https://bank.example/"),
+        ))
+        .unwrap_err();
+    assert_eq!(elsewhere.code(), "page_unreachable");
+    let not_a_drop = w
+        .run(flows::drop(
+            &w,
+            TAB,
+            PAGE,
+            &payload("ag_claude", &ticket),
+            &observation(How::Selection, PAGE),
+        ))
+        .unwrap_err();
+    assert_eq!(not_a_drop.code(), "page_unreachable");
+    let not_web = w
+        .run(flows::drop(
+            &w,
+            TAB,
+            "chrome://settings",
+            &payload("ag_claude", &ticket),
+            &observation(How::Drop, PAGE),
+        ))
+        .unwrap_err();
+    assert_eq!(not_web.code(), "not_a_web_page");
+}
+
+#[test]
+fn a_drop_on_a_direct_only_app_gets_the_extensions_note_and_pairs_nothing() {
+    let w = World::new();
+    let origin = "https://example.org";
+    w.hub.sites.borrow_mut().insert(
+        origin.into(),
+        (
+            200,
+            serde_json::json!({ "name": "Signals", "standard": "0.7.0", "origin": origin,
+                "profiles": ["direct"], "mcp": { "path": "/mcp/" },
+                "direct": { "connect": format!("{origin}/connect") } })
+            .to_string(),
+        ),
+    );
+    let ticket = w.hub.mint("ag_claude");
+    let out = drop_with(&w, "ag_claude", &ticket).unwrap();
+    let DropOutcome::Answered { link, .. } = out else {
+        panic!()
+    };
+    assert_eq!(link.as_deref(), Some("https://example.org/connect"));
+    assert_eq!(w.last_note().kind, NoteKind::Note);
+    assert!(w.hub.calls(HUB).is_empty(), "the hub is not asked");
+}
+
+#[test]
+fn dont_allow_and_closing_the_window_pair_nothing() {
+    let w = World::new();
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_claude", &ticket) else {
+        panic!()
+    };
+    let out = w.run(consent_answer(&w, &consent, false)).unwrap();
+    assert!(!out.paired);
+    assert_eq!(w.hub.live_pairings(), 0);
+
+    let again = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_claude", &again) else {
+        panic!()
+    };
+    let window = *w.windows.borrow().keys().last().unwrap();
+    w.run(window_closed(&w, window)).unwrap();
+    assert!(w.consents.borrow().get(&consent).is_none());
+    assert_eq!(w.hub.live_pairings(), 0);
+    assert!(w.state.borrow().pairings.is_empty());
+}
+
+#[test]
+fn undo_unpins_that_pin_only() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let token = w.last_note().undo_token.unwrap();
+    let out = w.run(undo(&w, TAB, &token)).unwrap();
+    assert!(out.unpinned);
+    assert_eq!(w.hub.pin_of("ag_claude"), None);
+    assert!(w.state.borrow().pairings[0].pin.is_none());
+    // Undo again: that pin is gone; nothing else is touched.
+    assert!(!w.run(undo(&w, TAB, &token)).unwrap().unpinned);
+    // A token that is not ours.
+    assert!(w.run(undo(&w, TAB, "a:b:c")).is_err());
+}
+
+#[test]
+fn a_pairing_id_with_a_colon_is_refused_so_undo_cannot_break() {
+    let w = World::new();
+    *w.hub.next_pairing_id.borrow_mut() = Some("pr:1".into());
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_claude", &ticket) else {
+        panic!()
+    };
+    w.advance(1000);
+    let e = w.run(consent_answer(&w, &consent, true)).unwrap_err();
+    assert_eq!(e.code(), "hub_bad_answer");
+    assert!(w.state.borrow().pairings.is_empty());
+    assert!(w.grants.borrow().is_empty());
+}
+
+#[test]
+fn point_by_popup_menu_and_command() {
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Selection, PAGE)));
+
+    // The command does not point a pairing a drop made until the person chose it.
+    let e = w
+        .run(point_selection(&w, PointBy::Command, None))
+        .unwrap_err();
+    assert!(matches!(e, FlowError::NoCommandDefault));
+    assert_eq!(w.last_note().kind, NoteKind::Error);
+
+    w.run(point_selection(&w, PointBy::Popup(id.clone()), None))
+        .unwrap();
+    let put = w.hub.calls("/page/pin").pop().unwrap();
+    assert_eq!(
+        body(&put)["ticket"],
+        Value::Null,
+        "a selection carries no ticket"
+    );
+    assert_eq!(body(&put)["reading"]["pointed"]["how"], "selection");
+    assert_eq!(w.state.borrow().last_used.as_deref(), Some(id.as_str()));
+
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Command, PAGE)));
+    w.run(point_selection(&w, PointBy::Command, None)).unwrap();
+    let put = w.hub.calls("/page/pin").pop().unwrap();
+    assert_eq!(body(&put)["reading"]["pointed"]["how"], "command");
+
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Selection, PAGE)));
+    let tab = Tab {
+        id: 9,
+        url: PAGE.into(),
+    };
+    w.run(point_selection(&w, PointBy::Menu(id.clone()), Some(tab)))
+        .unwrap();
+    assert_eq!(w.ui.notes.borrow().last().unwrap().0, 9);
+    assert_eq!(w.hub.calls("/page/pin").len(), 3);
+}
+
+#[test]
+fn pointing_says_why_not() {
+    let w = World::new();
+    assert!(matches!(
+        w.run(point_selection(&w, PointBy::Command, None)),
+        Err(FlowError::NoPairing)
+    ));
+    let id = paired_by_drop(&w);
+    *w.ui.selection.borrow_mut() = Some(Collected::Refused("no_selection".into()));
+    assert!(matches!(
+        w.run(point_selection(&w, PointBy::Popup(id.clone()), None)),
+        Err(FlowError::NoSelection)
+    ));
+    *w.ui.selection.borrow_mut() = None;
+    assert!(matches!(
+        w.run(point_selection(&w, PointBy::Popup(id.clone()), None)),
+        Err(FlowError::PageUnreachable)
+    ));
+    // A content script that answers a selection with a "drop" cannot skip the ticket.
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Drop, PAGE)));
+    assert!(matches!(
+        w.run(point_selection(&w, PointBy::Popup(id.clone()), None)),
+        Err(FlowError::PageUnreachable)
+    ));
+    let chrome = Tab {
+        id: 3,
+        url: "chrome://newtab".into(),
+    };
+    assert!(matches!(
+        w.run(point_selection(&w, PointBy::Popup(id), Some(chrome))),
+        Err(FlowError::NotAWebPage)
+    ));
+    assert!(matches!(
+        w.run(point_selection(&w, PointBy::Menu("pr_gone".into()), None)),
+        Err(FlowError::UnknownPairing)
+    ));
+}
+
+#[test]
+fn pair_by_code_asks_then_pairs_and_becomes_the_commands_default() {
+    let w = World::new();
+    let ticket = w.hub.mint("ag_cursor");
+    let typed = pairing_code_display(&ticket).to_lowercase();
+    let opened = w.run(pair_code(&w, " 127.0.0.1:7410 ", &typed)).unwrap();
+    let asked = w.run(consent_get(&w, &opened.consent)).unwrap().consent;
+    assert_eq!(asked.how, "code");
+    assert_eq!(asked.agent_name, "Cursor");
+    w.advance(1000);
+    let out = w.run(consent_answer(&w, &opened.consent, true)).unwrap();
+    assert!(out.paired && !out.pinned);
+    let state = w.state.borrow().clone();
+    assert_eq!(state.command_default().unwrap().agent_handle, "ag_cursor");
+    // The typed code was spent as the ticket.
+    let post = w
+        .hub
+        .calls("/page/pair")
+        .into_iter()
+        .find(|r| r.method == Method::Post)
+        .unwrap();
+    assert_eq!(body(&post)["ticket"], ticket.as_str());
+    assert_eq!(body(&post)["reading"], Value::Null);
+}
+
+#[test]
+fn pair_by_code_errors_name_their_field() {
+    let w = World::new();
+    let e = w.run(pair_code(&w, "ftp://x", "ABCDE")).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("hub_invalid", Some("hub")));
+    let e = w.run(pair_code(&w, HUB, "not a code")).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("code_invalid", Some("code")));
+    let e = w
+        .run(pair_code(&w, HUB, "00000-00000-00000-00000"))
+        .unwrap_err();
+    assert_eq!((e.code(), e.field()), ("ticket_unknown", Some("code")));
+    w.hub.mode.set(HubMode::Down);
+    let ticket = w.hub.mint("ag_claude");
+    let e = w.run(pair_code(&w, HUB, &ticket)).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("hub_unreachable", Some("hub")));
+    assert!(w.ui.opened.borrow().is_empty());
+}
+
+/// Revokes the one pairing with the hub in `mode`; gives what the revoke answered.
+fn revoke_with(mode: HubMode) -> (World, GiveBackOutcome) {
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    w.hub.mode.set(mode);
+    let out = w.run(revoke(&w, &id)).unwrap();
+    assert!(w.state.borrow().pairings.is_empty(), "revoke holds at once");
+    (w, out.give_back)
+}
+
+#[test]
+fn revoke_with_the_hub_up_or_slow_gives_the_grant_back() {
+    for mode in [HubMode::Up, HubMode::Slow] {
+        let (w, out) = revoke_with(mode);
+        assert_eq!(out, GiveBackOutcome::Done, "{mode:?}");
+        assert_eq!(w.hub.live_pairings(), 0);
+        assert!(w.grants.borrow().is_empty());
+        assert!(w.state.borrow().give_backs.is_empty());
+    }
+}
+
+#[test]
+fn revoke_with_the_hub_down_too_slow_or_failing_keeps_trying_with_backoff() {
+    for mode in [HubMode::Down, HubMode::TooSlow, HubMode::Error5xx] {
+        let (w, out) = revoke_with(mode);
+        assert_eq!(out, GiveBackOutcome::Pending, "{mode:?}");
+        assert_eq!(w.grants.borrow().len(), 1, "the grant is kept to give back");
+        let tries = || w.hub.calls("/page/grant").len();
+        let before = tries();
+        // Not due yet: the hub is not asked again.
+        w.run(retry_give_backs(&w)).unwrap();
+        assert_eq!(tries(), before);
+        assert_eq!(
+            w.ui.toolbar.borrow().as_ref().unwrap().give_back_at_ms,
+            Some(w.now_ms.get() + 30_000)
+        );
+        let view = w.run(popup_state(&w, false)).unwrap();
+        let GiveBackView::Waiting { attempts, .. } = &view.give_backs[0] else {
+            panic!()
+        };
+        assert_eq!(*attempts, 1);
+        // The hub is back when the alarm fires.
+        w.advance(30_000);
+        w.hub.mode.set(HubMode::Up);
+        w.run(retry_give_backs(&w)).unwrap();
+        assert_eq!(tries(), before + 1);
+        assert!(w.state.borrow().give_backs.is_empty(), "{mode:?}");
+        assert_eq!(w.hub.live_pairings(), 0);
+        assert!(w.grants.borrow().is_empty());
+    }
+}
+
+#[test]
+fn a_give_back_stops_after_bounded_tries_and_the_popup_says_so() {
+    let (w, _) = revoke_with(HubMode::Down);
+    for _ in 0..GIVE_BACK_MAX_ATTEMPTS {
+        w.advance(3_600_000);
+        w.run(retry_give_backs(&w)).unwrap();
+    }
+    let state = w.state.borrow().clone();
+    assert!(matches!(
+        state.give_backs[0].status,
+        GiveBackStatus::Stopped { .. }
+    ));
+    assert!(
+        w.grants.borrow().is_empty(),
+        "a grant never given back is not kept forever"
+    );
+    let calls = w.hub.calls("/page/grant").len();
+    w.advance(10 * 3_600_000);
+    w.run(retry_give_backs(&w)).unwrap();
+    assert_eq!(w.hub.calls("/page/grant").len(), calls, "no more tries");
+    assert_eq!(
+        w.ui.toolbar.borrow().as_ref().unwrap().give_back_at_ms,
+        None
+    );
+    let view = w.run(popup_state(&w, false)).unwrap();
+    assert!(matches!(view.give_backs[0], GiveBackView::Stopped { .. }));
+    let id = state.give_backs[0].pairing_id.clone();
+    w.run(dismiss_give_back(&w, &id)).unwrap();
+    assert!(w.state.borrow().give_backs.is_empty());
+}
+
+#[test]
+fn a_hub_that_revoked_or_forgot_takes_the_give_back_as_done() {
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    w.hub.revoke_on_dock("ag_claude");
+    assert_eq!(
+        w.run(revoke(&w, &id)).unwrap().give_back,
+        GiveBackOutcome::Done
+    );
+
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    w.hub.forget_all();
+    assert_eq!(
+        w.run(revoke(&w, &id)).unwrap().give_back,
+        GiveBackOutcome::Done
+    );
+    assert!(w.grants.borrow().is_empty());
+}
+
+#[test]
+fn refresh_learns_revoked_forgotten_unreachable_and_read() {
+    // 403 revoked on the dock: the pairing is dead, its grant deleted, Point off.
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    w.hub.revoke_on_dock("ag_claude");
+    let view = w.run(popup_state(&w, true)).unwrap();
+    assert!(matches!(
+        view.pairings[0].hub,
+        HubState::RevokedByHub { .. }
+    ));
+    assert!(!view.pairings[0].can_point);
+    assert_eq!(view.pairings[0].point_blocked, Some(PointBlocked::HubGone));
+    assert!(w.grants.borrow().get(&id).is_none());
+
+    // 404: forgotten.
+    let w = World::new();
+    paired_by_drop(&w);
+    w.hub.forget_all();
+    let view = w.run(popup_state(&w, true)).unwrap();
+    assert!(matches!(view.pairings[0].hub, HubState::Forgotten { .. }));
+
+    // Down, too slow, 5xx: out of reach for now, still live, grant kept.
+    for mode in [HubMode::Down, HubMode::TooSlow, HubMode::Error5xx] {
+        let w = World::new();
+        let id = paired_by_drop(&w);
+        w.hub.mode.set(mode);
+        let view = w.run(popup_state(&w, true)).unwrap();
+        assert!(
+            matches!(view.pairings[0].hub, HubState::Unreachable { .. }),
+            "{mode:?}"
+        );
+        assert!(view.pairings[0].can_point);
+        assert!(w.grants.borrow().contains_key(&id));
+    }
+
+    // Slow but answering; the agent read its pin.
+    let w = World::new();
+    paired_by_drop(&w);
+    w.hub.agent_reads("ag_claude");
+    w.hub.mode.set(HubMode::Slow);
+    let view = w.run(popup_state(&w, true)).unwrap();
+    assert!(matches!(view.pairings[0].pin, PinView::Read { .. }));
+    assert!(matches!(view.pairings[0].hub, HubState::Reachable { .. }));
+    assert_eq!(w.ui.toolbar.borrow().as_ref().unwrap().badge, Badge::Read);
+}
+
+#[test]
+fn a_drop_pin_on_a_revoked_pairing_deletes_the_grant_and_says_so() {
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    w.hub.revoke_on_dock("ag_claude");
+    let ticket = w.hub.mint("ag_claude");
+    let e = drop_with(&w, "ag_claude", &ticket).unwrap_err();
+    assert_eq!(e.code(), "revoked_by_hub");
+    assert!(w.grants.borrow().get(&id).is_none());
+    assert_eq!(w.last_note().kind, NoteKind::Error);
+}
+
+#[test]
+fn the_popup_view_carries_what_popup_js_renders() {
+    let w = World::new();
+    let id = paired_by_drop(&w);
+    let view = w.run(popup_state(&w, false)).unwrap();
+    let p = &view.pairings[0];
+    assert_eq!(p.id, id);
+    assert!(p.can_point && p.can_unpin && p.hub_loopback);
+    assert!(!p.command_default);
+    assert!(matches!(p.pin, PinView::Unread { .. }));
+    *w.ui.active.borrow_mut() = Some(Tab {
+        id: 1,
+        url: "chrome://extensions".into(),
+    });
+    let view = w.run(popup_state(&w, false)).unwrap();
+    assert!(!view.can_point);
+    assert_eq!(view.pairings[0].point_blocked, Some(PointBlocked::NoPage));
+    let wire = serde_json::to_value(&view).unwrap();
+    assert_eq!(wire["pairings"][0]["pin"]["state"], "unread");
+    assert_eq!(wire["pairings"][0]["point_blocked"], "no_page");
+    assert_eq!(wire["revoke_confirm_ms"], 4000);
+}
+
+#[test]
+fn a_consent_for_a_hub_already_paired_is_not_new() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let ticket = w.hub.mint("ag_cursor");
+    let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_cursor", &ticket) else {
+        panic!()
+    };
+    assert!(!w.run(consent_get(&w, &consent)).unwrap().consent.hub_new);
+}
+
+#[test]
+fn start_up_shows_the_toolbar_and_retries_due_give_backs() {
+    let (w, _) = revoke_with(HubMode::Down);
+    w.hub.mode.set(HubMode::Up);
+    w.advance(60_000);
+    w.run(start(&w)).unwrap();
+    assert!(w.state.borrow().give_backs.is_empty());
+    assert!(w.ui.toolbar.borrow().is_some());
+}

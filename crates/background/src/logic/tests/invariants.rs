@@ -1,0 +1,99 @@
+//! ARCHITECTURE.md's invariants for the background, checked: the logic names no browser crate and
+//! no adapter; every message key the logic shows exists in the English messages; every constant the
+//! JS must repeat is tied to its Rust value.
+
+/// Every file under `src/logic/` (tests apart).
+const LOGIC: &[(&str, &str)] = &[
+    ("mod.rs", include_str!("../mod.rs")),
+    ("events.rs", include_str!("../events.rs")),
+    ("flows.rs", include_str!("../flows.rs")),
+    ("hub_api.rs", include_str!("../hub_api.rs")),
+    ("ports.rs", include_str!("../ports.rs")),
+    ("router.rs", include_str!("../router.rs")),
+    ("state.rs", include_str!("../state.rs")),
+    ("time.rs", include_str!("../time.rs")),
+    ("views.rs", include_str!("../views.rs")),
+];
+
+#[test]
+fn logic_uses_no_browser_crate() {
+    for (file, src) in LOGIC {
+        for browser in [
+            "web_sys",
+            "js_sys",
+            "wasm_bindgen",
+            "gloo",
+            "serde_wasm_bindgen",
+            "adapters",
+        ] {
+            let code: String = src
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            assert!(!code.contains(browser), "src/logic/{file} uses {browser}");
+        }
+    }
+    let listed = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/logic"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .count();
+    assert_eq!(listed, LOGIC.len(), "a new logic file must be listed here");
+}
+
+#[test]
+fn every_message_key_the_logic_shows_exists_in_english() {
+    let messages: serde_json::Value = serde_json::from_str(include_str!(
+        "../../../../../extension/_locales/en/messages.json"
+    ))
+    .unwrap();
+    let mut keys = Vec::new();
+    for (_, src) in LOGIC {
+        for part in src.split("Msg::new(").skip(1) {
+            let key = part.trim_start().trim_start_matches('"');
+            let key = key.split('"').next().unwrap();
+            keys.push(key.to_owned());
+        }
+    }
+    assert!(keys.len() >= 6, "{keys:?}");
+    for key in keys {
+        assert!(messages.get(&key).is_some(), "messages.json has no {key}");
+    }
+}
+
+/// content.js repeats the drag type of an agent's mark (it cannot import Rust); it must be core's.
+#[test]
+fn content_js_drag_type_is_cores() {
+    let js = include_str!("../../../../../extension/content/content.js");
+    let line = js
+        .lines()
+        .find(|l| l.contains("var APC_AGENT_TYPE"))
+        .expect("content.js names the drag type");
+    assert!(
+        line.contains(&format!("\"{}\"", apc_core::APC_DRAG_MIME)),
+        "{line}"
+    );
+}
+
+/// The extension's pages take these values from the background's answers, never their own copy.
+#[test]
+fn pages_repeat_no_rule_of_the_background() {
+    let popup = include_str!("../../../../../extension/popup/popup.js");
+    let consent = include_str!("../../../../../extension/consent/consent.js");
+    assert!(
+        !popup.contains("4000"),
+        "popup.js repeats REVOKE_CONFIRM_MS"
+    );
+    assert!(
+        !popup.contains("revoked_by_hub"),
+        "popup.js decides a hub is gone"
+    );
+    assert!(
+        !popup.contains("startsWith('hub_')"),
+        "popup.js maps error codes to fields"
+    );
+    assert!(
+        !consent.contains("1000"),
+        "consent.js repeats ALLOW_DELAY_MS"
+    );
+}
