@@ -1,7 +1,9 @@
 // Why JavaScript: the browser runs an extension page's script as JS. This consent window decides
 // nothing: it asks the background (Rust, through runtime messages) what is being asked, renders it
-// (the hub's domain first, then the agent as the hub names it), and sends back the person's answer.
-// Whether the request exists, what pairing does and what happens after: all the background's.
+// (the hub's domain first, whether the person has paired with it before and whether it is on this
+// computer, then the agent as the hub names it), and sends back the person's answer. Whether the
+// request exists, how long Allow waits, what pairing does and what happens after: all the background's.
+// The one thing only this page can know is whether it is visible and focused: it times that.
 
 import { $, t, localize, ask, ANSWER_WAIT_MS } from '../pages/background-link.js';
 
@@ -63,16 +65,47 @@ function render(c) {
     origin.hidden = true;
   }
 
+  const isNew = $('consent-hub-new');
+  isNew.hidden = c.hub_new !== true;
+  isNew.textContent = c.hub_new === true ? t('consentHubNew') : '';
+  const place = $('consent-hub-place');
+  place.dataset.place = c.hub_loopback === true ? 'loopback' : 'elsewhere';
+  place.textContent = c.hub_loopback === true ? t('consentHubLoopback') : t('consentHubElsewhere');
+
   document.title = `${t('consentTitle')} ${c.hub_display}`;
   show('asking');
   // Don't allow has focus: a keystroke meant for the page or the popup (an Enter, a Space) that
   // lands in this window as it opens must never pair. Allow takes a deliberate Tab or a click.
   $('consent-deny').focus();
+  armAllow();
 }
+
+// Allow waits until this window has been visible and focused for the time the background says, so a
+// click or key meant for the page (which a page can time to land here as the window opens) cannot
+// allow. Losing focus or visibility starts the wait again.
+let allowTimer = 0;
+function armAllow() {
+  clearTimeout(allowTimer);
+  if (!consent || answered) return;
+  $('consent-allow').disabled = true;
+  $('consent-allow-wait').hidden = false;
+  if (document.visibilityState !== 'visible' || !document.hasFocus()) return;
+  allowTimer = setTimeout(() => {
+    if (answered) return;
+    $('consent-allow').disabled = false;
+    $('consent-allow-wait').hidden = true;
+  }, consent.allow_after_ms);
+}
+window.addEventListener('focus', armAllow);
+window.addEventListener('blur', armAllow);
+document.addEventListener('visibilitychange', armAllow);
 
 async function answer(allow) {
   if (answered || !consent) return;
+  if (allow && $('consent-allow').disabled) return;
   answered = true;
+  clearTimeout(allowTimer);
+  $('consent-allow-wait').hidden = true;
   $('consent-allow').disabled = true;
   $('consent-deny').disabled = true;
   show('answering');

@@ -277,6 +277,12 @@ function recordElement(el) {
 }
 
 // ---- Inside the extension only: listeners, messages, feedback. ----
+//
+// The manifest runs this file at document_start, and the drag listeners below go on `window` in the
+// capture phase, so they are registered before any script of the page runs: a page cannot see an
+// agent's drop before the extension does. What the page's own root says (data-apc-native-drops) is
+// read when an event arrives, never at load (the root may not exist yet).
+// Observations travel as JSON text, so the background checks their size before reading them.
 
 (function wire() {
   var api = globalThis.browser && globalThis.browser.runtime ? globalThis.browser : globalThis.chrome;
@@ -285,10 +291,17 @@ function recordElement(el) {
   globalThis.__apcContentWired = true;
 
   function nativeDrops() {
-    return document.documentElement.hasAttribute("data-apc-native-drops");
+    var root = document.documentElement;
+    return !!root && root.hasAttribute("data-apc-native-drops");
   }
-  // A page that handles agent drops itself says so on its root: then this script does nothing.
-  if (nativeDrops()) return;
+
+  function text(key) {
+    try {
+      return api.i18n.getMessage(key) || key;
+    } catch (e) {
+      return key;
+    }
+  }
 
   function ours(event) {
     if (!event.isTrusted || nativeDrops()) return false;
@@ -307,13 +320,13 @@ function recordElement(el) {
     event.preventDefault();
     event.stopImmediatePropagation();
     var payload = event.dataTransfer.getData(APC_AGENT_TYPE); // raw: Rust checks it
-    var observation;
+    var observation = "";
     try {
-      observation = collectObservation({ how: "drop", x: event.clientX, y: event.clientY });
+      observation = JSON.stringify(collectObservation({ how: "drop", x: event.clientX, y: event.clientY }));
     } catch (e) {
-      observation = null;
+      observation = ""; // the background says the page could not be read
     }
-    send({ type: "page.drop", payload: payload, observation: observation });
+    send({ type: "page.drop", payload: String(payload), observation: observation });
   }
 
   function send(message) {
@@ -338,7 +351,7 @@ function recordElement(el) {
       }
       try {
         var how = message.how === "command" ? "command" : "selection";
-        sendResponse({ ok: true, observation: collectObservation({ how: how }) });
+        sendResponse({ ok: true, observation: JSON.stringify(collectObservation({ how: how })) });
       } catch (e) {
         sendResponse({ ok: false, error: e && e.code ? e.code : "collect_failed" });
       }
@@ -351,18 +364,55 @@ function recordElement(el) {
     return undefined;
   });
 
-  // Feedback: a closed shadow root, so the page can neither read nor restyle it. Text only.
+  // The note: a closed shadow root (the page can neither read nor restyle its inside) in a host that
+  // is shown in the top layer (a popover: above anything the page stacks) with every property it
+  // needs set inline and !important (page CSS cannot override an inline !important declaration).
+  // If the page still hides it (a script removing or restyling the host), the background is told
+  // and shows it on the toolbar badge instead.
+  var HOST_STYLE = [
+    "all:initial", "display:block", "position:fixed", "inset:auto 16px 16px auto", "margin:0",
+    "padding:0", "border:0", "background:transparent", "overflow:visible", "width:auto",
+    "height:auto", "max-width:none", "max-height:none", "z-index:2147483647", "visibility:visible",
+    "opacity:1", "transform:none", "filter:none", "clip-path:none", "pointer-events:auto",
+    "content-visibility:visible", "color-scheme:light",
+  ].map(function (d) { return d + " !important"; }).join(";");
   var host = null;
   var shadow = null;
   var hideTimer = 0;
+  var watcher = null;
+
+  function visible(el) {
+    if (!el || !el.isConnected) return false;
+    if (typeof el.checkVisibility === "function" && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      return false;
+    }
+    var box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  }
+
+  function checkShown() {
+    if (host && !visible(host)) send({ type: "page.note_hidden" });
+  }
 
   function showFeedback(message) {
     if (!host || !host.isConnected) {
       host = document.createElement("apc-page-feedback");
       host.setAttribute("data-apc-ui", "");
-      host.style.cssText = "all:initial;position:fixed;z-index:2147483647;right:16px;bottom:16px;";
+      host.setAttribute("popover", "manual");
       shadow = host.attachShadow({ mode: "closed" });
-      document.documentElement.appendChild(host);
+      (document.body || document.documentElement).appendChild(host);
+      if (watcher) watcher.disconnect();
+      watcher = new MutationObserver(function () {
+        if (host && host.getAttribute("style") !== HOST_STYLE) host.setAttribute("style", HOST_STYLE);
+        setTimeout(checkShown, 0);
+      });
+      watcher.observe(host, { attributes: true });
+    }
+    host.setAttribute("style", HOST_STYLE);
+    try {
+      if (typeof host.showPopover === "function" && !host.matches(":popover-open")) host.showPopover();
+    } catch (e) {
+      // No popover support: the fixed, inline-styled host is shown as is.
     }
     while (shadow.firstChild) shadow.removeChild(shadow.firstChild);
     var style = document.createElement("style");
@@ -377,9 +427,9 @@ function recordElement(el) {
     var box = document.createElement("div");
     box.className = "box " + (message.kind === "error" ? "error" : "");
     box.setAttribute("role", message.kind === "error" ? "alert" : "status");
-    var text = document.createElement("div");
-    text.textContent = String(message.text || "");
-    box.appendChild(text);
+    var line = document.createElement("div");
+    line.textContent = String(message.text || "");
+    box.appendChild(line);
     var actions = document.createElement("div");
     actions.className = "actions";
     box.appendChild(actions);
@@ -390,13 +440,14 @@ function recordElement(el) {
       a.href = message.link;
       a.target = "_blank";
       a.rel = "noopener noreferrer";
-      a.textContent = typeof message.link_text === "string" ? message.link_text : message.link;
+      a.textContent = text("noteLinkLabel");
+      a.title = message.link;
       actions.appendChild(a);
     }
     if (typeof message.undo_token === "string" && message.undo_token) {
       var undo = document.createElement("button");
       undo.type = "button";
-      undo.textContent = typeof message.undo_text === "string" ? message.undo_text : "Undo";
+      undo.textContent = text("noteUndo");
       var token = message.undo_token;
       undo.addEventListener("click", function () {
         send({ type: "page.undo", token: token });
@@ -406,17 +457,20 @@ function recordElement(el) {
     }
     var close = document.createElement("button");
     close.type = "button";
-    close.textContent = "×";
-    close.setAttribute("aria-label", typeof message.close_text === "string" ? message.close_text : "Close");
+    close.textContent = "\u00d7";
+    close.setAttribute("aria-label", text("noteClose"));
     close.addEventListener("click", hide);
     actions.appendChild(close);
     shadow.appendChild(box);
     clearTimeout(hideTimer);
     hideTimer = setTimeout(hide, message.kind === "error" ? 15000 : 8000);
+    setTimeout(checkShown, 50);
   }
 
   function hide() {
     clearTimeout(hideTimer);
+    if (watcher) watcher.disconnect();
+    watcher = null;
     if (host) host.remove();
     host = null;
     shadow = null;

@@ -1,7 +1,8 @@
 // Why JavaScript: the browser runs a popup's page script as JS. This one decides nothing: it asks
-// the background (Rust, through runtime messages) for the state and for every action the person
-// takes, and renders the answers. Which pairings exist, what a pin or a hub state is, whether a
-// page can be pointed at, whether a code or hub address is good: all of that the background says.
+// the background (Rust, through runtime messages) for the popup's view model and for every action
+// the person takes, and renders the answers. Which pairings exist, what a pin or a hub state is,
+// whether Point is possible and why not, how long Revoke waits for its confirmation, which form
+// field an error is about: all of that comes in the view model (crates/background, logic/views.rs).
 
 import { $, t, lang, localize, ask, ANSWER_WAIT_MS } from '../pages/background-link.js';
 
@@ -88,31 +89,38 @@ function hubStateText(hub) {
 }
 
 function pinNode(pin) {
-  if (!pin) return el('span', { class: 'pin-state', dataset: { pinState: 'none' }, text: t('pinNone') });
-  if (pin.seen_at) return timed('pinRead', pin.seen_at, { class: 'pin-state', 'data-pin-state': 'read' });
-  return timed('pinUnread', pin.pinned_at, { class: 'pin-state', 'data-pin-state': 'unread' });
+  switch (pin?.state) {
+    case 'read':
+      return timed('pinRead', pin.seen_at, { class: 'pin-state', 'data-pin-state': 'read' });
+    case 'unread':
+      return timed('pinUnread', pin.pinned_at, { class: 'pin-state', 'data-pin-state': 'unread' });
+    default:
+      return el('span', { class: 'pin-state', dataset: { pinState: 'none' }, text: t('pinNone') });
+  }
 }
 
-function pairingItem(p, index, canPoint) {
+// Why Point is off, as the view model says: the tooltip and what describes the button.
+const POINT_BLOCKED_TEXT = { no_page: 'pointNoPage', hub_gone: 'pointNoHub' };
+
+function pairingItem(p, index) {
   const titleId = `pairing-${index}-title`;
   const hubId = `pairing-${index}-hub-state`;
   const hubState = p.hub?.state ?? 'unknown';
-  const hubGone = hubState === 'revoked_by_hub' || hubState === 'forgotten';
-  const pinState = p.pin ? (p.pin.seen_at ? 'read' : 'unread') : 'none';
+  const pinState = p.pin?.state ?? 'none';
 
   const hubStateNode = el('p', { class: 'hub-state', id: hubId, 'data-hub-state': hubState }, el('span', { class: 'dot', 'aria-hidden': 'true' }), el('span', { text: hubStateText(p.hub) }));
   if (p.hub?.at) hubStateNode.title = t('hubCheckedAt', when(p.hub.at).text);
 
+  const describedBy = { no_page: `${titleId} point-note`, hub_gone: `${titleId} ${hubId}` }[p.point_blocked] ?? titleId;
   const point = el('button', {
     type: 'button',
     class: 'primary',
     'data-action': 'point',
-    'aria-describedby': hubGone ? `${titleId} ${hubId}` : canPoint ? titleId : `${titleId} point-note`,
-    disabled: !canPoint || hubGone,
+    'aria-describedby': describedBy,
+    disabled: p.can_point !== true,
     text: t('pointButton'),
   });
-  if (!canPoint) point.title = t('pointNoPage');
-  else if (hubGone) point.title = t('pointNoHub');
+  if (POINT_BLOCKED_TEXT[p.point_blocked]) point.title = t(POINT_BLOCKED_TEXT[p.point_blocked]);
 
   const isConfirming = confirming.has(p.id);
   const revoke = el('button', {
@@ -124,7 +132,7 @@ function pairingItem(p, index, canPoint) {
     text: isConfirming ? t('revokeConfirmButton') : t('revokeButton'),
   });
 
-  const unpin = p.pin
+  const unpin = p.can_unpin
     ? el('button', { type: 'button', 'data-action': 'unpin', 'aria-describedby': titleId, text: t('unpinButton') })
     : null;
 
@@ -135,7 +143,7 @@ function pairingItem(p, index, canPoint) {
       'data-pairing-id': p.id,
       'data-hub-state': hubState,
       'data-pin-state': pinState,
-      'data-last-used': p.last_used ? 'true' : null,
+      'data-command-default': p.command_default ? 'true' : null,
       'aria-busy': busy.has(p.id) ? 'true' : null,
     },
     el(
@@ -151,7 +159,8 @@ function pairingItem(p, index, canPoint) {
       el('span', { class: 'agent-handle', text: t('agentHandle', p.agent_handle) }),
       el('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' }),
       timed('pairingSince', p.created_at, { class: 'since' }),
-      p.last_used ? el('span', { class: 'badge last-used', text: t('pairingLastUsed') }) : null,
+      p.hub_loopback === false ? el('span', { class: 'badge hub-elsewhere', text: t('hubElsewhere') }) : null,
+      p.command_default ? el('span', { class: 'badge command-default', text: t('pairingCommandDefault') }) : null,
     ),
     el('p', { class: 'pin' }, pinNode(p.pin)),
     hubStateNode,
@@ -160,16 +169,21 @@ function pairingItem(p, index, canPoint) {
 }
 
 function giveBackItem(g) {
+  const stopped = g.state === 'stopped';
+  const text = stopped
+    ? t('giveBackStopped', g.hub_display, g.agent_name)
+    : t('giveBackWaiting', g.hub_display, g.agent_name, when(g.next_try_at).text);
   return el(
     'li',
-    { 'data-pairing-id': g.pairing_id },
-    el('span', { class: 'give-back-text', text: t('giveBackItem', g.hub_display, g.agent_name) }),
+    { 'data-pairing-id': g.pairing_id, 'data-give-back-state': g.state },
+    el('span', { class: 'give-back-text', text }),
     el(
       'span',
       { class: 'detail' },
       t('giveBackAttempts', g.attempts ?? 0),
       g.last_error ? ` · ${t('giveBackLastError', g.last_error)}` : '',
     ),
+    stopped ? el('button', { type: 'button', 'data-action': 'dismiss-give-back', text: t('giveBackDismiss') }) : null,
   );
 }
 
@@ -213,7 +227,7 @@ function render(next) {
     }
   }
 
-  $('pairings').replaceChildren(...pairings.map((p, i) => pairingItem(p, i, next.can_point === true)));
+  $('pairings').replaceChildren(...pairings.map((p, i) => pairingItem(p, i)));
   $('pairings-section').hidden = pairings.length === 0;
   $('point-note').hidden = next.can_point === true || pairings.length === 0;
   $('empty-state').hidden = pairings.length !== 0;
@@ -273,7 +287,7 @@ async function act(id, request, onOk) {
 }
 
 function startConfirm(p) {
-  const ms = Number.isFinite(state?.revoke_confirm_ms) ? state.revoke_confirm_ms : 4000;
+  const ms = state.revoke_confirm_ms;
   confirming.set(
     p.id,
     setTimeout(() => {
@@ -318,6 +332,17 @@ $('pairings').addEventListener('click', (event) => {
       }
       break;
   }
+});
+
+$('give-backs-list').addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-action="dismiss-give-back"]');
+  const id = button?.closest('li[data-pairing-id]')?.dataset.pairingId;
+  if (!id) return;
+  button.disabled = true;
+  const answer = await ask({ type: 'dismiss_give_back', pairing: id });
+  if (answer.ok !== true) showAlert(answer);
+  generation += 1;
+  await loadState('popup_state');
 });
 
 // ---- Pair with a code --------------------------------------------------------------------
@@ -369,7 +394,7 @@ $('pair-code-form').addEventListener('submit', async (event) => {
       ' ',
       el('span', { class: 'detail', text: t('errorCode', answer.error ?? '') }),
     );
-    const field = answer.error?.startsWith('hub_') ? hub : code;
+    const field = answer.field === 'hub' ? hub : code;
     field.setAttribute('aria-invalid', 'true');
     field.focus();
   }

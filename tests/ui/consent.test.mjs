@@ -78,6 +78,34 @@ test('Allow sends consent_answer with allow: true, shows the outcome, then close
   await page.close();
 });
 
+test('Allow is off until the window has been shown and focused for the time the background says', async () => {
+  const page = await openConsent({
+    consent_get: canned.consent({ allow_after_ms: 1500 }),
+    consent_answer: { ok: true, paired: true, pinned: true, agent_name: 'Claude Code' },
+  });
+  assert.equal(await page.isDisabled('#consent-allow'), true);
+  assert.equal(await page.isVisible('#consent-allow-wait'), true);
+  // A click that lands now (a page timing a click for the window's opening) sends nothing.
+  await page.click('#consent-allow', { force: true });
+  assert.deepEqual(await requests(page, 'consent_answer'), []);
+  await page.waitForSelector('#consent-allow:not([disabled])');
+  assert.equal(await page.isVisible('#consent-allow-wait'), false);
+  await page.click('#consent-allow');
+  assert.deepEqual(await waitForRequests(page, 'consent_answer'), [{ type: 'consent_answer', id: ID, allow: true }]);
+  await page.close();
+});
+
+test('a hub never paired before, and one not on this computer, are said plainly', async () => {
+  const page = await openConsent({ consent_get: canned.consent({ hub_new: true, hub_loopback: false, hub_display: 'hub.example.net' }) });
+  assert.equal(await text(page, '#consent-hub-new'), 'You have never paired with this hub before.');
+  assert.match(await text(page, '#consent-hub-place'), /not on this computer/);
+  await page.close();
+  const known = await openConsent({ consent_get: canned.consent() });
+  assert.equal(await known.isVisible('#consent-hub-new'), false);
+  assert.equal(await text(known, '#consent-hub-place'), 'This hub runs on this computer.');
+  await known.close();
+});
+
 test('Escape sends consent_answer with allow: false', async () => {
   const page = await openConsent({
     consent_get: canned.consent(),
@@ -138,6 +166,7 @@ test('a failed answer shows the background\'s message in the alert region', asyn
     consent_get: canned.consent(),
     consent_answer: { ok: false, error: 'hub_unreachable', message },
   });
+  await page.waitForSelector('#consent-allow:not([disabled])');
   await page.focus('#consent-allow');
   await page.keyboard.press('Enter');
   await waitForRequests(page, 'consent_answer');

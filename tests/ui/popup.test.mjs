@@ -32,9 +32,9 @@ test('pairings render with the hub domain first and each pin and hub state', asy
   const pairings = [
     canned.claude(),
     canned.cursor({ hub: { state: 'unreachable', reason: 'connection refused', at: canned.iso(5000) } }),
-    canned.claude({ id: 'pr_rev', agent_name: 'Aider', agent_handle: 'aider', last_used: false, pin: null, hub: { state: 'revoked_by_hub', by: 'the dock page' } }),
-    canned.claude({ id: 'pr_gone', hub_display: 'hub.example.net', agent_name: 'Zed', agent_handle: 'zed', last_used: false, pin: null, hub: { state: 'forgotten' } }),
-    canned.claude({ id: 'pr_new', agent_name: 'Codex', agent_handle: 'codex', last_used: false, pin: null, hub: { state: 'unknown' } }),
+    canned.claude({ id: 'pr_rev', agent_name: 'Aider', agent_handle: 'aider', ...canned.hubGone, hub: { state: 'revoked_by_hub', by: 'the dock page' } }),
+    canned.claude({ id: 'pr_gone', hub_display: 'hub.example.net', hub_loopback: false, agent_name: 'Zed', agent_handle: 'zed', ...canned.hubGone, hub: { state: 'forgotten' } }),
+    canned.claude({ id: 'pr_new', agent_name: 'Codex', agent_handle: 'codex', ...canned.noPin, hub: { state: 'unknown' } }),
   ];
   const page = await openPopup({ popup_state: canned.state({ pairings }), popup_refresh: { gate: true } });
   await page.waitForSelector(item('pr_new'));
@@ -59,12 +59,15 @@ test('pairings render with the hub domain first and each pin and hub state', asy
   assert.match(await text(page, `${claude} .pin-state`), /^Unread pin, pointed 2 minutes ago$/);
   assert.match(await text(page, `${claude} .since`), /^Paired 3 days ago$/);
   assert.match(await text(page, `${claude} .agent-handle`), /claude-code/);
-  assert.equal(await page.isVisible(`${claude} .last-used`), true);
+  assert.equal(await page.isVisible(`${claude} .command-default`), true);
+  assert.equal(await text(page, `${claude} .command-default`), 'Keyboard shortcut');
+  assert.equal(await page.$(`${claude} .hub-elsewhere`), null);
+  assert.equal(await text(page, `${item('pr_gone')} .hub-elsewhere`), 'Not on this computer');
   assert.equal(await text(page, `${claude} .hub-state`), 'Hub reachable');
 
   assert.match(await text(page, `${cursor} .pin-state`), /^Pin read 3 hours ago$/);
   assert.match(await text(page, `${cursor} .since`), /^Paired \S.*\d{4}$/, 'older than a week: a date');
-  assert.equal(await page.$(`${cursor} .last-used`), null);
+  assert.equal(await page.$(`${cursor} .command-default`), null);
   assert.equal(await text(page, `${cursor} .hub-state`), 'Hub not reachable: connection refused');
 
   assert.equal(await text(page, `${item('pr_rev')} .pin-state`), 'No pin');
@@ -105,7 +108,8 @@ test('the cached state renders at once, then the refresh replaces it', async () 
 });
 
 test('Point is disabled with a reason when the tab cannot be pointed at', async () => {
-  const page = await openPopup({ popup_state: canned.state({ can_point: false }), popup_refresh: { gate: true } });
+  const pairings = [canned.claude(canned.noPage), canned.cursor(canned.noPage)];
+  const page = await openPopup({ popup_state: canned.state({ pairings, can_point: false }), popup_refresh: { gate: true } });
   await page.waitForSelector('#pairings > li');
   assert.equal(await page.isVisible('#point-note'), true);
   assert.match(await text(page, '#point-note'), /select text on a web page/i);
@@ -188,7 +192,7 @@ test('Revoke twice within the window sends revoke once; a pending give back is l
   const afterRevoke = canned.state({
     pairings: [canned.cursor()],
     give_backs: [
-      { pairing_id: canned.claude().id, hub_display: '127.0.0.1:7410', agent_name: 'Claude Code', revoked_at: canned.iso(0), attempts: 1, last_error: 'connection refused' },
+      { state: 'waiting', pairing_id: canned.claude().id, hub_display: '127.0.0.1:7410', agent_name: 'Claude Code', revoked_at: canned.iso(0), attempts: 1, last_error: 'connection refused', next_try_at: canned.iso(-2 * 60_000) },
     ],
   });
   const page = await openPopup({
@@ -208,7 +212,7 @@ test('Revoke twice within the window sends revoke once; a pending give back is l
 
   await page.waitForSelector('#give-backs:not([hidden])');
   assert.equal(await page.$(item(canned.claude().id)), null);
-  assert.match(await text(page, '#give-backs'), /Telling 127\.0\.0\.1:7410 that Claude Code is revoked… retrying/);
+  assert.match(await text(page, '#give-backs'), /Telling 127\.0\.0\.1:7410 that Claude Code is revoked… next try in 2 minutes/);
   assert.match(await text(page, '#give-backs'), /Attempts: 1 · Last error: connection refused/);
   assert.match(await text(page, '#status-line'), /hub has not heard yet/);
   // Focus moved to the pairing that is left.
@@ -225,7 +229,7 @@ test('Pair with a code: both fields required, then pair_code with hub and code',
     popup_state: canned.state({ pairings: [] }),
     popup_refresh: { gate: true },
     pair_code: [
-      { ok: false, error: 'ticket_expired', message: 'This code has expired. Ask the dock page for a new one.' },
+      { ok: false, error: 'ticket_expired', message: 'This code has expired. Ask the dock page for a new one.', field: 'code' },
       { ok: true, consent: 'cs_4hTz8QmR2pXa' },
     ],
   });
@@ -258,6 +262,35 @@ test('Pair with a code: both fields required, then pair_code with hub and code',
   await waitForRequests(page, 'pair_code', 2);
   await page.waitForSelector('#pair-code-status:has-text("Answer in the window that opened.")');
   assert.equal(await text(page, '#pair-code-error'), '');
+  await page.close();
+});
+
+test('a pair_code error goes to the field the background names', async () => {
+  const page = await openPopup({
+    popup_state: canned.state({ pairings: [] }),
+    popup_refresh: { gate: true },
+    pair_code: { ok: false, error: 'hub_unreachable', message: 'the hub could not be reached: connection refused', field: 'hub' },
+  });
+  await page.fill('#pair-code-form input[name=code]', 'ABCDE-FGHJK-MNPQR-STVWX');
+  await page.click('#pair-code-form button[type=submit]');
+  await page.waitForSelector('#pair-code-error:has-text("could not be reached")');
+  assert.equal(await page.getAttribute('#pair-code-form input[name=hub]', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('#pair-code-form input[name=code]', 'aria-invalid'), null);
+  await page.close();
+});
+
+test('a give back the extension stopped says so and can be dismissed', async () => {
+  const stopped = { state: 'stopped', pairing_id: 'pr_old', hub_display: '127.0.0.1:7410', agent_name: 'Aider', revoked_at: canned.iso(5 * 3_600_000), attempts: 10, last_error: 'connection refused', stopped_at: canned.iso(60_000) };
+  const page = await openPopup({
+    popup_state: [canned.state({ give_backs: [stopped] }), canned.state()],
+    popup_refresh: { gate: true },
+    dismiss_give_back: { ok: true },
+  });
+  await page.waitForSelector('#give-backs:not([hidden])');
+  assert.match(await text(page, '#give-backs'), /127\.0\.0\.1:7410 never heard that Aider is revoked\. The extension stopped trying/);
+  await page.click('#give-backs button[data-action="dismiss-give-back"]');
+  assert.deepEqual(await waitForRequests(page, 'dismiss_give_back'), [{ type: 'dismiss_give_back', pairing: 'pr_old' }]);
+  await page.waitForSelector('#give-backs[hidden]', { state: 'attached' });
   await page.close();
 });
 

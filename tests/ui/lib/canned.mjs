@@ -1,5 +1,7 @@
 // Why JavaScript: test data for `node --test` (the house test runner). Canned background answers
-// that look like a person's real setup: one local apc-hub, agents "Claude Code" and "Cursor".
+// that look like a person's real setup: one local apc-hub, agents "Claude Code" and "Cursor". They
+// have the shape of the background's view models (crates/background/src/logic/views.rs): the popup
+// renders them and decides nothing, so every flag it shows is spelled out here.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -19,10 +21,14 @@ export function claude(overrides = {}) {
     hub_name: 'apc-hub',
     agent_handle: 'claude-code',
     agent_name: 'Claude Code',
+    hub_loopback: true,
     created_at: iso(3 * DAY),
-    last_used: true,
-    pin: { id: 'rd_f3Lw0pZqA8cY', pinned_at: iso(2 * MINUTE), seen_at: null },
+    command_default: true,
+    pin: { state: 'unread', pinned_at: iso(2 * MINUTE) },
     hub: { state: 'reachable', at: iso(5_000) },
+    can_point: true,
+    point_blocked: null,
+    can_unpin: true,
     ...overrides,
   };
 }
@@ -35,13 +41,24 @@ export function cursor(overrides = {}) {
     hub_name: 'apc-hub',
     agent_handle: 'cursor',
     agent_name: 'Cursor',
+    hub_loopback: true,
     created_at: iso(12 * DAY),
-    last_used: false,
-    pin: { id: 'rd_9xYtB2kVn1Qe', pinned_at: iso(3 * HOUR), seen_at: iso(2 * HOUR + 50 * MINUTE) },
+    command_default: false,
+    pin: { state: 'read', seen_at: iso(2 * HOUR + 50 * MINUTE) },
     hub: { state: 'reachable', at: iso(5_000) },
+    can_point: true,
+    point_blocked: null,
+    can_unpin: true,
     ...overrides,
   };
 }
+
+/** What the background says of a pairing its hub revoked or forgot: no pin, Point and Unpin off. */
+export const hubGone = { command_default: false, pin: { state: 'none' }, can_point: false, point_blocked: 'hub_gone', can_unpin: false };
+/** A pairing with no pin yet. */
+export const noPin = { command_default: false, pin: { state: 'none' }, can_unpin: false };
+/** Every pairing when the active tab is no web page. */
+export const noPage = { can_point: false, point_blocked: 'no_page' };
 
 export function state({ pairings = [claude(), cursor()], give_backs = [], can_point = true, ...rest } = {}) {
   return {
@@ -67,6 +84,9 @@ export function consent(overrides = {}) {
       agent_name: 'Claude Code',
       page_display: 'en.wikipedia.org',
       how: 'drop',
+      hub_new: false,
+      hub_loopback: true,
+      allow_after_ms: 1000,
       ...overrides,
     },
   };

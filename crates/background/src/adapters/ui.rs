@@ -143,6 +143,21 @@ impl PageUi for BrowserUi {
         let give_back = view.give_back_at_ms.map(|at| json!({ "when": at as f64 }));
         keep_alarm(GIVE_BACK_ALARM, give_back, true).await;
     }
+
+    async fn alert_tab(&self, tab_id: i64, msg: &Msg) {
+        let _ = browser::call(
+            "action",
+            "setBadgeText",
+            &[js(&json!({ "tabId": tab_id, "text": "!" }))],
+        )
+        .await;
+        let _ = browser::call(
+            "action",
+            "setTitle",
+            &[js(&json!({ "tabId": tab_id, "title": localize(msg) }))],
+        )
+        .await;
+    }
 }
 
 /// The content script's answer to `page.collect`: `{ ok: true, observation: "<json>" }` or

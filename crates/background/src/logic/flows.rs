@@ -654,6 +654,15 @@ pub async fn undo<E: Env>(env: &E, tab_id: i64, token: &str) -> Flow<Unpinned> {
     out
 }
 
+/// The content script says the page hid the note it showed: the toolbar button of that tab says
+/// what the note could not.
+pub async fn note_hidden<E: Env>(env: &E, tab_id: i64) -> Flow<()> {
+    env.ui()
+        .alert_tab(tab_id, &Msg::new("noteHiddenByPage", []))
+        .await;
+    Ok(())
+}
+
 /// Revoke in the extension: holds at once, whatever the hub; then the grant is given back.
 pub async fn revoke<E: Env>(env: &E, pairing_id: &str) -> Flow<Revoked> {
     let at = now(env);

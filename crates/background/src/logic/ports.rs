@@ -10,7 +10,7 @@ use apc_core::page_link::How;
 use serde::{Deserialize, Serialize};
 
 use super::state::State;
-use super::views::{Note, ToolbarView};
+use super::views::{Msg, Note, ToolbarView};
 
 /// A browser API failed (storage, IndexedDB, tabs, windows): its message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -139,6 +139,9 @@ pub trait PageUi {
     async fn active_tab(&self) -> Option<Tab>;
     /// Badge, context menu entries and alarms, as the logic computed them.
     async fn show_toolbar(&self, view: &ToolbarView);
+    /// Marks the toolbar button of one tab (badge `!` and its tooltip): what the person sees when a
+    /// page hid the note meant for them.
+    async fn alert_tab(&self, tab_id: i64, msg: &Msg);
 }
 
 /// The time, and fresh ids.

@@ -32,6 +32,9 @@ pub enum Request {
     PageUndo {
         token: String,
     },
+    /// From a content script: the page hid the extension's note.
+    #[serde(rename = "page.note_hidden")]
+    PageNoteHidden,
     /// From the popup: the pairings as kept, at once.
     PopupState,
     /// From the popup: the pairings after asking their hubs, and due give backs retried.
@@ -229,7 +232,10 @@ pub async fn route<E: Env>(
     kind: &SenderKind,
 ) -> Result<Answer, RouterError> {
     let request = parse(message)?;
-    let page_only = matches!(request, Request::PageDrop { .. } | Request::PageUndo { .. });
+    let page_only = matches!(
+        request,
+        Request::PageDrop { .. } | Request::PageUndo { .. } | Request::PageNoteHidden
+    );
     match (&request, kind) {
         (Request::Ping | Request::Unknown, _) => {}
         (_, SenderKind::ContentScript { .. }) if page_only => {}
@@ -256,6 +262,10 @@ pub async fn route<E: Env>(
         ) => Answer::Drop(flows::drop(env, *tab_id, url, &payload, &observation).await?),
         (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
             Answer::Unpinned(flows::undo(env, *tab_id, &token).await?)
+        }
+        (Request::PageNoteHidden, SenderKind::ContentScript { tab_id, .. }) => {
+            flows::note_hidden(env, *tab_id).await?;
+            Answer::Done {}
         }
         (Request::PopupState, _) => Answer::Popup(Box::new(flows::popup_state(env, false).await?)),
         (Request::PopupRefresh, _) => Answer::Popup(Box::new(flows::popup_state(env, true).await?)),

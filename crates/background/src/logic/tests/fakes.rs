@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::logic::ports::*;
 use crate::logic::state::State;
-use crate::logic::views::{Note, ToolbarView};
+use crate::logic::views::{Msg, Note, ToolbarView};
 
 pub const HUB: &str = "http://127.0.0.1:7410";
 pub const PAGE: &str = "https://example.org/article";
@@ -368,6 +368,7 @@ pub struct FakeUi {
     /// What the content script answers when asked for the selection.
     pub selection: RefCell<Option<Collected>>,
     pub window_ids: Cell<i64>,
+    pub alerts: RefCell<Vec<(i64, Msg)>>,
 }
 
 /// The whole world a flow runs in.
@@ -547,6 +548,9 @@ impl PageUi for World {
     }
     async fn show_toolbar(&self, view: &ToolbarView) {
         *self.ui.toolbar.borrow_mut() = Some(view.clone());
+    }
+    async fn alert_tab(&self, tab_id: i64, msg: &Msg) {
+        self.ui.alerts.borrow_mut().push((tab_id, msg.clone()));
     }
 }
 

@@ -639,3 +639,18 @@ fn start_up_shows_the_toolbar_and_retries_due_give_backs() {
     assert!(w.state.borrow().give_backs.is_empty());
     assert!(w.ui.toolbar.borrow().is_some());
 }
+
+#[test]
+fn a_note_the_page_hid_is_said_on_that_tabs_toolbar_button() {
+    let w = World::new();
+    let kind = crate::logic::router::SenderKind::ContentScript {
+        tab_id: TAB,
+        url: PAGE.into(),
+    };
+    let message = serde_json::json!({ "type": "page.note_hidden" });
+    w.run(crate::logic::router::route(&w, message, &kind))
+        .unwrap();
+    let alerts = w.ui.alerts.borrow();
+    assert_eq!(alerts.len(), 1);
+    assert_eq!((alerts[0].0, alerts[0].1.key), (TAB, "noteHiddenByPage"));
+}
