@@ -85,8 +85,16 @@ fn pages_repeat_no_rule_of_the_background() {
         "popup.js repeats REVOKE_CONFIRM_MS"
     );
     assert!(
-        !popup.contains("revoked_by_hub"),
+        !popup.contains("=== 'revoked_by_hub'") && !popup.contains("=== 'forgotten'"),
         "popup.js decides a hub is gone"
+    );
+    assert!(
+        !popup.contains("pin.seen_at ?"),
+        "popup.js decides read/unread"
+    );
+    assert!(
+        popup.contains("p.can_point"),
+        "popup.js renders the view's can_point"
     );
     assert!(
         !popup.contains("startsWith('hub_')"),
