@@ -43,7 +43,7 @@ fn drop_then_consent_then_pin_spends_the_drags_ticket_once() {
     let Ok(DropOutcome::Consent { consent }) = drop_with(&w, "ag_claude", &ticket) else {
         panic!()
     };
-    assert_eq!(w.ui.opened.borrow().as_slice(), [consent.clone()]);
+    assert_eq!(*w.ui.opened.borrow(), vec![consent.clone()]);
     assert!(
         w.state.borrow().pairings.is_empty(),
         "nothing paired before Allow"
