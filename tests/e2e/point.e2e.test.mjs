@@ -9,7 +9,7 @@ import { startHub } from './lib/hub.mjs';
 import { startSite, directOnly } from './lib/site.mjs';
 import { connectAgent } from './lib/agent.mjs';
 import { trustedDrop } from './lib/drag.mjs';
-import { readNote, waitForNote, selectText, dockPayload, clickInNote } from './lib/page.mjs';
+import { readNote, waitForNote, selectText, dockPayload, dockCode, clickInNote } from './lib/page.mjs';
 
 let hub, site, ext, agent, pairingId;
 
@@ -89,6 +89,10 @@ describe('pointing an agent at page text', () => {
     const hubHost = new URL(hub.origin).host;
     await assert.doesNotReject(consent.getByText(hubHost).first().waitFor());
     assert.equal(await consent.locator('#consent-agent').innerText(), hub.agents()[0].name, 'the agent as the hub names it');
+    assert.match(await consent.locator('#consent-hub-new').innerText(), /never paired with this hub/);
+    assert.match(await consent.locator('#consent-hub-place').innerText(), /on this computer/);
+    // Allow is off until the window has been visible and focused for a moment; click waits for it.
+    assert.equal(await consent.isDisabled('#consent-allow'), true);
     await consent.click('#consent-allow');
 
     const { result } = await waiting;
@@ -172,7 +176,27 @@ describe('pointing an agent at page text', () => {
     }
   });
 
-  it('selection + the keyboard command reaches the agent the same way', async () => {
+  it('selection + the context menu entry reaches the agent the same way', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    // A pairing a drop made is not the keyboard command's default until the person chooses it.
+    await selectText(page, 'h1');
+    await nothingReachesTheAgent(async () => {
+      await dispatchFor(page.url(), 'commands.onCommand', 'command');
+      await waitForNote(page, (n) => /choose the agent first/i.test(n.text));
+    });
+    await selectText(page, 'h1');
+    const waiting = waitForFocus();
+    const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    const { result } = await waiting;
+    const reading = await readFocus(result.focus);
+    assert.equal(reading.pointed.how, 'selection');
+    assert.equal(reading.pointed.text, 'Guide');
+    await page.close();
+  });
+
+  it('selection + the keyboard command reaches the agent chosen in the context menu', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/article.html'));
     await selectText(page, 'main p:nth-of-type(2)');
@@ -187,28 +211,11 @@ describe('pointing an agent at page text', () => {
     await page.close();
   });
 
-  it('selection + the context menu entry reaches the agent the same way', async () => {
-    const page = await ext.context.newPage();
-    await page.goto(site.url('/article.html'));
-    await selectText(page, 'h1');
-    const waiting = waitForFocus();
-    const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
-    assert.equal(reply.ok, true, JSON.stringify(reply));
-    const { result } = await waiting;
-    const reading = await readFocus(result.focus);
-    assert.equal(reading.pointed.how, 'selection');
-    assert.equal(reading.pointed.text, 'Guide');
-    await page.close();
-  });
-
   it('pairing with the code the dock shows, from the popup, then Unpin there', async () => {
     const second = hub.agents().find((a) => a.name === 'Second');
     const secondAgent = await connectAgent(second.mcp_url);
     try {
-      const dock = await ext.context.newPage();
-      await dock.goto(hub.origin + '/');
-      const code = (await dock.locator(`.ticket-code[data-agent="${second.handle}"]`).innerText()).trim();
-      await dock.close();
+      const code = await dockCode(ext.context, hub.origin, second.handle);
       const page = await ext.context.newPage();
       await page.goto(site.url('/article.html'));
       const popup = await ext.context.newPage();
@@ -382,6 +389,26 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
       assert.ok(text.split(once).length - 1 <= 1, `${once} appears more than once in the page text`);
     }
     assert.ok(text.includes('Primary #3A7BD5'));
+    await page.close();
+  });
+
+  it("a replayed drop payload (a page saw the person's drop) pins nothing and says so", async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const payload = await dockPayload(ext.context, hub.origin);
+    const waiting = waitForFocus();
+    await trustedDrop(page, '#target-para', payload);
+    assert.equal((await waiting).result.timed_out, false, 'the first drop pins');
+    await nothingReachesTheAgent(async () => {
+      await trustedDrop(page, 'main p:nth-of-type(2)', payload);
+      await waitForNote(page, (n) => /used|ticket/i.test(n.text));
+    });
+    // A drop with the same agent and hub but no ticket at all pins nothing either.
+    const { ticket, ...noTicket } = payload;
+    await nothingReachesTheAgent(async () => {
+      await trustedDrop(page, 'main p:nth-of-type(2)', noTicket);
+      await waitForNote(page, (n) => /not an agent's mark/i.test(n.text));
+    });
     await page.close();
   });
 

@@ -57,13 +57,21 @@ export async function selectText(page, selector) {
   }, selector);
 }
 
-/** The drag payload the dock page would set for its first agent's mark, with a fresh ticket. */
+/**
+ * The drag payload the dock page would set for its first agent's mark, with a fresh ticket. The dock
+ * mints a ticket when the person reaches for a mark (pointer over it, pointer down, focus), not per
+ * page view: so this reaches for the mark and waits for the ticket, as a person's drag does. Every
+ * call gives a new single-use ticket.
+ */
 export async function dockPayload(context, hubOrigin, agentName = null) {
   const dock = await context.newPage();
   try {
     await dock.goto(hubOrigin + '/');
     const marks = dock.locator('.agent-mark');
     const mark = agentName ? marks.and(dock.locator(`[data-name="${agentName}"]`)) : marks.first();
+    await mark.hover();
+    await mark.focus();
+    await dock.waitForFunction((el) => Boolean(el.dataset.ticket), await mark.elementHandle());
     const payload = {
       v: 1,
       agent: await mark.getAttribute('data-agent'),
@@ -71,6 +79,24 @@ export async function dockPayload(context, hubOrigin, agentName = null) {
       ticket: await mark.getAttribute('data-ticket'),
     };
     return payload;
+  } finally {
+    await dock.close();
+  }
+}
+
+/** A fresh pairing code for an agent from the dock page ("New code"), as a person reads it. */
+export async function dockCode(context, hubOrigin, handle) {
+  const dock = await context.newPage();
+  try {
+    await dock.goto(hubOrigin + '/');
+    const code = dock.locator(`.ticket-code[data-agent="${handle}"]`);
+    const before = (await code.innerText()).trim();
+    await dock.click(`.new-code[data-agent="${handle}"]`);
+    await dock.waitForFunction(
+      ([el, old]) => el.textContent.trim() !== old,
+      [await code.elementHandle(), before],
+    );
+    return (await code.innerText()).trim();
   } finally {
     await dock.close();
   }

@@ -133,7 +133,9 @@ pub async fn handle<E: Env>(env: &E, name: &str, args: Vec<Value>) -> Result<(),
         }
         Event::WindowClosed { window_id } => drop(flows::window_closed(env, window_id).await),
         Event::PinStatusAlarm => drop(flows::refresh_status(env).await),
-        Event::GiveBackAlarm => drop(flows::retry_give_backs(env).await),
+        Event::GiveBackAlarm => {
+            drop(flows::retry_give_backs(env, crate::logic::state::TryBy::Timer).await)
+        }
         Event::Ignored => {}
     }
     Ok(())

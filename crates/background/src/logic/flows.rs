@@ -15,7 +15,7 @@ use super::hub_api::{self, HubError};
 use super::ports::{
     Clock, Collected, Env, GrantVault, PageUi, PendingConsent, PortError, Store, Tab,
 };
-use super::state::{HubState, PairedBy, PairingRecord, State};
+use super::state::{HubState, PairedBy, PairingRecord, State, TryBy};
 use super::time::iso;
 use super::views::{ConsentView, Msg, Note, NoteKind, NoteText, PopupView, ALLOW_DELAY_MS};
 
@@ -673,7 +673,7 @@ pub async fn revoke<E: Env>(env: &E, pairing_id: &str) -> Flow<Revoked> {
         Some(false) => env.vault().delete(pairing_id).await?,
         Some(true) => {}
     }
-    let pending = retry_give_backs(env).await?;
+    let pending = retry_give_backs(env, TryBy::Person).await?;
     Ok(Revoked {
         give_back: if pending.iter().any(|id| id == pairing_id) {
             GiveBackOutcome::Pending
@@ -683,10 +683,11 @@ pub async fn revoke<E: Env>(env: &E, pairing_id: &str) -> Flow<Revoked> {
     })
 }
 
-/// Tries every give back that is due once; returns the pairing ids still waiting or stopped.
-pub async fn retry_give_backs<E: Env>(env: &E) -> Flow<Vec<String>> {
+/// Tries each give back that is due (or, when the person asks, each one still waiting) once;
+/// returns the pairing ids still waiting or stopped.
+pub async fn retry_give_backs<E: Env>(env: &E, by: TryBy) -> Flow<Vec<String>> {
     let state = env.store().load().await?;
-    for g in state.due_give_backs(env.clock().now_ms()) {
+    for g in state.due_give_backs(env.clock().now_ms(), by) {
         let outcome = match env.vault().get(&g.pairing_id).await? {
             Some(grant) => hub_api::give_back(env.http(), &g.grant_url, &grant).await,
             None => Ok(()),
@@ -701,7 +702,7 @@ pub async fn retry_give_backs<E: Env>(env: &E) -> Flow<Vec<String>> {
                 let now_ms = env.clock().now_ms();
                 let (stopped, _) = env
                     .store()
-                    .update(|s| s.give_back_failed(&id, e.to_string(), now_ms))
+                    .update(|s| s.give_back_failed(&id, e.to_string(), now_ms, by))
                     .await?;
                 if stopped {
                     env.vault().delete(&id).await?;
@@ -770,7 +771,7 @@ pub async fn refresh_status<E: Env>(env: &E) -> Flow<()> {
 pub async fn popup_state<E: Env>(env: &E, refresh: bool) -> Flow<PopupView> {
     if refresh {
         refresh_status(env).await?;
-        retry_give_backs(env).await?;
+        retry_give_backs(env, TryBy::Person).await?;
     }
     let state = env.store().load().await?;
     let web = env
@@ -785,6 +786,6 @@ pub async fn popup_state<E: Env>(env: &E, refresh: bool) -> Flow<PopupView> {
 pub async fn start<E: Env>(env: &E) -> Flow<()> {
     let state = env.store().load().await?;
     show_toolbar(env, &state).await;
-    retry_give_backs(env).await?;
+    retry_give_backs(env, TryBy::Timer).await?;
     Ok(())
 }

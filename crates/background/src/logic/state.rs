@@ -119,6 +119,15 @@ pub fn give_back_delay_ms(attempts: u32) -> u64 {
     doubled.min(GIVE_BACK_MAX_DELAY_MS)
 }
 
+/// Who asked for a give back to be tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TryBy {
+    /// A timer (the give back alarm, the background's start).
+    Timer,
+    /// The person (revoking, opening the popup).
+    Person,
+}
+
 /// Why a pairing from a hub was not added.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the hub gave pairing id {0}, which another hub's pairing already has")]
@@ -252,11 +261,17 @@ impl State {
         Some(true)
     }
 
-    /// The give backs due at `now_ms`.
-    pub fn due_give_backs(&self, now_ms: u64) -> Vec<GiveBack> {
+    /// The give backs to try now: those due at `now_ms` (a timer), or every one still waiting when
+    /// the person asked (opened the popup, revoked).
+    pub fn due_give_backs(&self, now_ms: u64, by: TryBy) -> Vec<GiveBack> {
         self.give_backs
             .iter()
-            .filter(|g| matches!(g.status, GiveBackStatus::Waiting { next_try_ms } if next_try_ms <= now_ms))
+            .filter(|g| match g.status {
+                GiveBackStatus::Waiting { next_try_ms } => {
+                    by == TryBy::Person || next_try_ms <= now_ms
+                }
+                GiveBackStatus::Stopped { .. } => false,
+            })
             .cloned()
             .collect()
     }
@@ -266,9 +281,16 @@ impl State {
         self.give_backs.retain(|g| g.pairing_id != pairing_id);
     }
 
-    /// A try failed: wait twice as long as last time, or stop after [`GIVE_BACK_MAX_ATTEMPTS`].
-    /// Returns true when the extension stopped trying (the caller deletes the grant).
-    pub fn give_back_failed(&mut self, pairing_id: &str, error: String, now_ms: u64) -> bool {
+    /// A try failed: wait twice as long as last time, or stop after [`GIVE_BACK_MAX_ATTEMPTS`]
+    /// timed tries. A try the person asked for is extra: it neither counts nor moves the next timed
+    /// one. Returns true when the extension stopped trying (the caller deletes the grant).
+    pub fn give_back_failed(
+        &mut self,
+        pairing_id: &str,
+        error: String,
+        now_ms: u64,
+        by: TryBy,
+    ) -> bool {
         let Some(g) = self
             .give_backs
             .iter_mut()
@@ -276,8 +298,11 @@ impl State {
         else {
             return false;
         };
-        g.attempts += 1;
         g.last_error = Some(error);
+        if by == TryBy::Person && g.attempts > 0 {
+            return false;
+        }
+        g.attempts += 1;
         g.status = if g.attempts >= GIVE_BACK_MAX_ATTEMPTS {
             GiveBackStatus::Stopped { at: iso(now_ms) }
         } else {
@@ -382,11 +407,16 @@ mod tests {
         assert_eq!(s.revoke("p1", "t1"), Some(true));
         assert!(s.find_live("http://127.0.0.1:7410", "claude").is_none());
         assert_eq!(s.give_backs.len(), 1);
-        assert_eq!(s.due_give_backs(0).len(), 1);
+        assert_eq!(s.due_give_backs(0, TryBy::Timer).len(), 1);
         assert_eq!(s.last_used, None);
-        assert!(!s.give_back_failed("p1", "hub down".into(), 1000));
+        assert!(!s.give_back_failed("p1", "hub down".into(), 1000, TryBy::Person));
         assert_eq!(s.give_backs[0].attempts, 1);
-        assert!(s.due_give_backs(1000).is_empty());
+        assert!(s.due_give_backs(1000, TryBy::Timer).is_empty());
+        // The person asks again: tried, not counted, the timer's next try unmoved.
+        assert_eq!(s.due_give_backs(1000, TryBy::Person).len(), 1);
+        assert!(!s.give_back_failed("p1", "hub down".into(), 2000, TryBy::Person));
+        assert_eq!(s.give_backs[0].attempts, 1);
+        assert_eq!(s.next_give_back_ms(), Some(31_000));
         s.give_back_done("p1");
         assert!(s.give_backs.is_empty());
         assert_eq!(s.revoke("p1", "t2"), None);
@@ -400,12 +430,12 @@ mod tests {
         let mut now = 0;
         let mut waits = Vec::new();
         loop {
-            assert_eq!(s.due_give_backs(now).len(), 1);
-            if s.give_back_failed("p1", "down".into(), now) {
+            assert_eq!(s.due_give_backs(now, TryBy::Timer).len(), 1);
+            if s.give_back_failed("p1", "down".into(), now, TryBy::Timer) {
                 break;
             }
             let next = s.next_give_back_ms().unwrap();
-            assert!(s.due_give_backs(next - 1).is_empty());
+            assert!(s.due_give_backs(next - 1, TryBy::Timer).is_empty());
             waits.push(next - now);
             now = next;
         }
@@ -422,7 +452,8 @@ mod tests {
             GiveBackStatus::Stopped { .. }
         ));
         assert_eq!(s.next_give_back_ms(), None);
-        assert!(s.due_give_backs(u64::MAX).is_empty());
+        assert!(s.due_give_backs(u64::MAX, TryBy::Timer).is_empty());
+        assert!(s.due_give_backs(u64::MAX, TryBy::Person).is_empty());
         assert!(s.dismiss_give_back("p1"));
         assert!(s.give_backs.is_empty());
     }

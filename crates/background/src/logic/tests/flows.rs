@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::fakes::*;
 use crate::logic::flows::{self, *};
 use crate::logic::ports::{Collected, HttpRequest, Method, Tab};
-use crate::logic::state::{GiveBackStatus, HubState, GIVE_BACK_MAX_ATTEMPTS};
+use crate::logic::state::{GiveBackStatus, HubState, TryBy, GIVE_BACK_MAX_ATTEMPTS};
 use crate::logic::views::{Badge, GiveBackView, NoteKind, NoteText, PinView, PointBlocked};
 
 fn drop_with(w: &World, agent: &str, ticket: &str) -> Flow<DropOutcome> {
@@ -464,7 +464,7 @@ fn revoke_with_the_hub_down_too_slow_or_failing_keeps_trying_with_backoff() {
         let tries = || w.hub.calls("/page/grant").len();
         let before = tries();
         // Not due yet: the hub is not asked again.
-        w.run(retry_give_backs(&w)).unwrap();
+        w.run(retry_give_backs(&w, TryBy::Timer)).unwrap();
         assert_eq!(tries(), before);
         assert_eq!(
             w.ui.toolbar.borrow().as_ref().unwrap().give_back_at_ms,
@@ -478,7 +478,7 @@ fn revoke_with_the_hub_down_too_slow_or_failing_keeps_trying_with_backoff() {
         // The hub is back when the alarm fires.
         w.advance(30_000);
         w.hub.mode.set(HubMode::Up);
-        w.run(retry_give_backs(&w)).unwrap();
+        w.run(retry_give_backs(&w, TryBy::Timer)).unwrap();
         assert_eq!(tries(), before + 1);
         assert!(w.state.borrow().give_backs.is_empty(), "{mode:?}");
         assert_eq!(w.hub.live_pairings(), 0);
@@ -491,7 +491,7 @@ fn a_give_back_stops_after_bounded_tries_and_the_popup_says_so() {
     let (w, _) = revoke_with(HubMode::Down);
     for _ in 0..GIVE_BACK_MAX_ATTEMPTS {
         w.advance(3_600_000);
-        w.run(retry_give_backs(&w)).unwrap();
+        w.run(retry_give_backs(&w, TryBy::Timer)).unwrap();
     }
     let state = w.state.borrow().clone();
     assert!(matches!(
@@ -504,7 +504,7 @@ fn a_give_back_stops_after_bounded_tries_and_the_popup_says_so() {
     );
     let calls = w.hub.calls("/page/grant").len();
     w.advance(10 * 3_600_000);
-    w.run(retry_give_backs(&w)).unwrap();
+    w.run(retry_give_backs(&w, TryBy::Timer)).unwrap();
     assert_eq!(w.hub.calls("/page/grant").len(), calls, "no more tries");
     assert_eq!(
         w.ui.toolbar.borrow().as_ref().unwrap().give_back_at_ms,
@@ -653,4 +653,20 @@ fn a_note_the_page_hid_is_said_on_that_tabs_toolbar_button() {
     let alerts = w.ui.alerts.borrow();
     assert_eq!(alerts.len(), 1);
     assert_eq!((alerts[0].0, alerts[0].1.key), (TAB, "noteHiddenByPage"));
+}
+
+#[test]
+fn opening_the_popup_tries_a_waiting_give_back_at_once_without_using_up_the_tries() {
+    let (w, _) = revoke_with(HubMode::Down);
+    let before = w.state.borrow().give_backs[0].clone();
+    // The person opens the popup while the hub is still down: tried, not counted.
+    w.run(popup_state(&w, true)).unwrap();
+    let after = w.state.borrow().give_backs[0].clone();
+    assert_eq!(after.attempts, before.attempts);
+    assert_eq!(after.status, before.status);
+    // The hub is back; the person opens the popup before the timer is due: given back now.
+    w.hub.mode.set(HubMode::Up);
+    w.run(popup_state(&w, true)).unwrap();
+    assert!(w.state.borrow().give_backs.is_empty());
+    assert_eq!(w.hub.live_pairings(), 0);
 }
