@@ -105,3 +105,40 @@ fn pages_repeat_no_rule_of_the_background() {
         "consent.js repeats ALLOW_DELAY_MS"
     );
 }
+
+/// ARCHITECTURE.md: "JS collects, forwards, renders": JS exists only where the browser forces it, and
+/// each file says why in its opening comment. A new JS file must be listed here.
+#[test]
+fn every_js_file_says_why_it_is_js() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../extension");
+    let mut found = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "js") {
+                let src = std::fs::read_to_string(&path).unwrap();
+                let first = src.lines().next().unwrap_or_default();
+                assert!(
+                    first.starts_with("// Why") && first.contains("JavaScript"),
+                    "{} does not open by saying why it is JavaScript",
+                    path.display()
+                );
+                found.push(path.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "background.js",
+            "consent/consent.js",
+            "content/content.js",
+            "pages/background-link.js",
+            "popup/popup.js"
+        ]
+    );
+}
