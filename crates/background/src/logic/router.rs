@@ -1,8 +1,10 @@
 //! The message router: every `runtime.onMessage` request is a JSON object with a `type` tag,
-//! parsed into [`Request`] and answered with a [`Answer`] or a [`RouterError`].
+//! parsed into [`Request`] and answered with a typed [`Answer`] (each flow's own answer) or a
+//! [`RouterError`].
 //!
 //! Wire shape of every answer: `{ "ok": true, ...fields }` or
-//! `{ "ok": false, "error": code, "message": text }`.
+//! `{ "ok": false, "error": code, "message": text }` (with `field` when a pair-by-code error is about
+//! one field of the popup's form).
 //!
 //! To add a request: add a variant to [`Request`] (its `type` is the variant name in snake_case, its
 //! fields the message's other keys), a variant to [`Answer`], and an arm in [`route`].
@@ -150,8 +152,9 @@ impl RouterError {
     }
 }
 
-/// Who sent a message (the browser's `runtime.MessageSender`, the fields we read). Requests that
-/// need trust (pairing, grants) will check it; a sender that cannot be read is the default: nobody.
+/// Who sent a message (the browser's `runtime.MessageSender`, the fields we read). [`route`] takes
+/// requests that touch pairings only from the extension's own pages and page events only from its
+/// content scripts; a sender that cannot be read is the default: nobody.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sender {
