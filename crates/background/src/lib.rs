@@ -47,9 +47,17 @@ pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
             apc_content::ContentError::TooLarge("observation JSON"),
         )))
     } else {
-        match serde_wasm_bindgen::from_value::<serde_json::Value>(message) {
-            Ok(message) => router::route(&BrowserEnv::default(), message, &kind).await,
-            Err(e) => Err(router::RouterError::Unreadable(e.to_string())),
+        let env = BrowserEnv::default();
+        // The message straight into its type; only one that is not a known request is read as
+        // JSON, to say which of "not a message", "unknown type" and "malformed" it is.
+        match serde_wasm_bindgen::from_value::<router::Request>(message.clone()) {
+            Ok(request) if request != router::Request::Unknown => {
+                router::route_request(&env, request, &kind).await
+            }
+            _ => match serde_wasm_bindgen::from_value::<serde_json::Value>(message) {
+                Ok(message) => router::route(&env, message, &kind).await,
+                Err(e) => Err(router::RouterError::Unreadable(e.to_string())),
+            },
         }
     };
     to_js(&router::to_wire(reply))

@@ -234,7 +234,16 @@ pub async fn route<E: Env>(
     message: Value,
     kind: &SenderKind,
 ) -> Result<Answer, RouterError> {
-    let request = parse(message)?;
+    route_request(env, parse(message)?, kind).await
+}
+
+/// Route one request already read into its type (the browser's path: the message goes from the
+/// `JsValue` straight into [`Request`], its observation as JSON text read by `apc-content`).
+pub async fn route_request<E: Env>(
+    env: &E,
+    request: Request,
+    kind: &SenderKind,
+) -> Result<Answer, RouterError> {
     let page_only = matches!(
         request,
         Request::PageDrop { .. } | Request::PageUndo { .. } | Request::PageNoteHidden
