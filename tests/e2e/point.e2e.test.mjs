@@ -412,6 +412,51 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
     await page.close();
   });
 
+  it("page CSS cannot hide the extension's note; a page script that removes it gets the note on the badge", async () => {
+    const page = await ext.context.newPage();
+    try {
+      await page.goto(site.url('/article.html'));
+      await page.addStyleTag({
+        content: 'apc-page-feedback, [data-apc-ui] { display: none !important; opacity: 0 !important; visibility: hidden !important; } '
+          + 'html, body { overflow: hidden !important; } body * { z-index: 2147483647 !important; }',
+      });
+      await dropForFocus(page, '#target-para');
+      await waitForNote(page, (n) => /can read this now/.test(n.text));
+      const shown = await page.evaluate(() => {
+        const host = document.querySelector('apc-page-feedback');
+        const box = host.getBoundingClientRect();
+        return {
+          visible: host.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+          topLayer: host.matches(':popover-open'),
+          size: box.width > 0 && box.height > 0,
+        };
+      });
+      assert.deepEqual(shown, { visible: true, topLayer: true, size: true });
+    } finally {
+      await page.close();
+    }
+
+    // A script that takes the note's host out of the page as soon as it appears: the badge of that
+    // tab says what the note could not.
+    const hostile = await ext.context.newPage();
+    try {
+      await hostile.goto(site.url('/article.html'));
+      await hostile.evaluate(() => {
+        new MutationObserver(() => document.querySelector('apc-page-feedback')?.remove())
+          .observe(document.documentElement, { childList: true, subtree: true });
+      });
+      await dropForFocus(hostile, '#target-para');
+      const tabBadge = () => ext.serviceWorker.evaluate(async (url) => {
+        const [tab] = await chrome.tabs.query({ url });
+        return chrome.action.getBadgeText({ tabId: tab.id });
+      }, hostile.url());
+      for (let i = 0; i < 50 && (await tabBadge()) !== '!'; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await tabBadge(), '!');
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('a DragEvent dispatched by page script with a valid payload: nothing happens', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/article.html'));
