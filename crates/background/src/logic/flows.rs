@@ -266,7 +266,7 @@ async fn drop_inner<E: Env>(
     let consent = PendingConsent {
         id: env.clock().new_id(),
         created_at_ms: env.clock().now_ms(),
-        how: "drop".into(),
+        how: PairedBy::Drop,
         hub_origin: hub.origin.clone(),
         hub_name: hub.name.clone(),
         endpoints: Some(hub.endpoints.clone()),
@@ -468,11 +468,7 @@ pub async fn consent_answer<E: Env>(env: &E, id: &str, allow: bool) -> Flow<Cons
         agent_name: pairing.agent.name.clone(),
         created_at: pairing.created_at.clone(),
         endpoints: hub.endpoints.clone(),
-        paired_by: if c.how == "code" {
-            PairedBy::Code
-        } else {
-            PairedBy::Drop
-        },
+        paired_by: c.how,
         pin: None,
         hub: HubState::Reachable { at: now(env) },
     };
@@ -533,7 +529,7 @@ pub async fn pair_code<E: Env>(env: &E, hub_address: &str, code: &str) -> Flow<C
     let consent = PendingConsent {
         id: env.clock().new_id(),
         created_at_ms: env.clock().now_ms(),
-        how: "code".into(),
+        how: PairedBy::Code,
         hub_origin: hub.origin.clone(),
         hub_name: hub.name.clone(),
         endpoints: Some(hub.endpoints),

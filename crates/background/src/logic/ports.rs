@@ -9,7 +9,7 @@
 use apc_core::page_link::How;
 use serde::{Deserialize, Serialize};
 
-use super::state::State;
+use super::state::{PairedBy, State};
 use super::views::{Msg, Note, ToolbarView};
 
 /// A browser API failed (storage, IndexedDB, tabs, windows): its message.
@@ -24,8 +24,9 @@ pub struct PendingConsent {
     /// When it was asked, epoch milliseconds (Allow is refused before [`super::views::ALLOW_DELAY_MS`]).
     #[serde(default)]
     pub created_at_ms: u64,
-    /// `drop` or `code`.
-    pub how: String,
+    /// A drop the person made on a page, or a code they typed in the popup.
+    #[serde(default)]
+    pub how: PairedBy,
     pub hub_origin: String,
     pub hub_name: String,
     pub endpoints: Option<apc_core::page_link::PageEndpoints>,

@@ -7,7 +7,7 @@ use apc_core::page_link::PinState;
 use apc_core::{display_origin, is_loopback_url};
 use serde::Serialize;
 
-use super::state::{GiveBackStatus, HubState, State};
+use super::state::{GiveBackStatus, HubState, PairedBy, State};
 use super::time::iso;
 
 /// How long the popup's Revoke waits for its confirming second click.
@@ -281,7 +281,7 @@ impl PopupView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConsentView {
     pub id: String,
-    pub how: String,
+    pub how: PairedBy,
     pub hub_origin: String,
     pub hub_display: String,
     pub hub_name: String,

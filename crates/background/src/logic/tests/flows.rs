@@ -398,7 +398,7 @@ fn pair_by_code_asks_then_pairs_and_becomes_the_commands_default() {
     let typed = pairing_code_display(&ticket).to_lowercase();
     let opened = w.run(pair_code(&w, " 127.0.0.1:7410 ", &typed)).unwrap();
     let asked = w.run(consent_get(&w, &opened.consent)).unwrap().consent;
-    assert_eq!(asked.how, "code");
+    assert_eq!(asked.how, crate::logic::state::PairedBy::Code);
     assert_eq!(asked.agent_name, "Cursor");
     w.advance(1000);
     let out = w.run(consent_answer(&w, &opened.consent, true)).unwrap();
