@@ -60,7 +60,7 @@ pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
             },
         }
     };
-    to_js(&router::to_wire(reply))
+    to_js(&router::to_wire_localized(reply, adapters::ui::localized))
 }
 
 /// Any other browser event the loader forwards, named as the loader names it (`"runtime.onInstalled"`)

@@ -21,6 +21,11 @@ fn js(value: &Value) -> JsValue {
 
 /// Localized text from `_locales`; the key and its substitutions when the key is missing.
 pub fn localize(msg: &Msg) -> String {
+    localized(msg).unwrap_or_else(|| format!("{} {}", msg.key, msg.subs.join(" ")))
+}
+
+/// Localized text from `_locales`, if the browser has the key.
+pub fn localized(msg: &Msg) -> Option<String> {
     let text = browser::api("i18n").ok().and_then(|i18n| {
         let subs: js_sys::Array = msg.subs.iter().map(|s| JsValue::from_str(s)).collect();
         js_sys::Reflect::get(&i18n, &"getMessage".into())
@@ -29,10 +34,7 @@ pub fn localize(msg: &Msg) -> String {
             .and_then(|f| f.call2(&i18n, &JsValue::from_str(msg.key), &subs).ok())
             .and_then(|v| v.as_string())
     });
-    match text {
-        Some(text) if !text.is_empty() => text,
-        _ => format!("{} {}", msg.key, msg.subs.join(" ")),
-    }
+    text.filter(|t| !t.is_empty())
 }
 
 /// The browser's UI.

@@ -74,6 +74,43 @@ impl FlowError {
         }
     }
 
+    /// The error in the extension's own words, as a message key (localized by the adapters); `None`
+    /// when the words are a hub's or a parser's, shown as they are.
+    pub fn msg(&self) -> Option<Msg> {
+        let m = match self {
+            Self::NoSelection => Msg::new("errNoSelection", []),
+            Self::PageUnreachable => Msg::new("errPageUnreachable", []),
+            Self::NotAWebPage => Msg::new("errNotAWebPage", []),
+            Self::NoPairing => Msg::new("errNoPairing", []),
+            Self::NoCommandDefault => Msg::new("errNoCommandDefault", []),
+            Self::UnknownPairing => Msg::new("errUnknownPairing", []),
+            Self::UnknownConsent => Msg::new("errUnknownConsent", []),
+            Self::AllowTooSoon => Msg::new("errAllowTooSoon", []),
+            Self::HubInvalid(address) => Msg::new("errHubInvalid", [address.clone()]),
+            Self::Code(PairingCodeError::Empty) => Msg::new("errCodeEmpty", []),
+            Self::Code(PairingCodeError::Malformed) => Msg::new("errCodeMalformed", []),
+            Self::BadPayload(why) => Msg::new("errBadPayload", [why.clone()]),
+            Self::Hub(HubError::Unreachable(why)) => Msg::new("errHubUnreachable", [why.clone()]),
+            Self::Hub(HubError::Revoked { by }) => Msg::new("errHubRevoked", [by.clone()]),
+            Self::Hub(HubError::GrantUnknown) => Msg::new("errGrantUnknown", []),
+            _ => return None,
+        };
+        Some(m)
+    }
+
+    /// The error as a note in a page.
+    pub fn note(&self) -> Note {
+        match self.msg() {
+            Some(msg) => Note {
+                kind: NoteKind::Error,
+                text: NoteText::Msg(msg),
+                link: None,
+                undo_token: None,
+            },
+            None => Note::error(self.to_string()),
+        }
+    }
+
     /// Which field of the popup's pair-by-code form an error is about.
     pub fn field(&self) -> Option<&'static str> {
         match self {
@@ -210,7 +247,7 @@ pub async fn drop<E: Env>(
 ) -> Flow<DropOutcome> {
     let outcome = drop_inner(env, tab_id, page_url, payload, observation).await;
     if let Err(e) = &outcome {
-        env.ui().note(tab_id, &Note::error(e.to_string())).await;
+        env.ui().note(tab_id, &e.note()).await;
     }
     outcome
 }
@@ -455,7 +492,14 @@ pub async fn consent_answer<E: Env>(env: &E, id: &str, allow: bool) -> Flow<Cons
     let answer = match answer {
         Ok(a) => a,
         Err(e) => {
-            tell(Note::error(format!("Not paired: {e}"))).await;
+            // The hub's own words (or the transport's) follow "Not paired:".
+            tell(Note {
+                kind: NoteKind::Error,
+                text: NoteText::Msg(Msg::new("noteNotPaired", [e.to_string()])),
+                link: None,
+                undo_token: None,
+            })
+            .await;
             return Err(e.into());
         }
     };
@@ -553,7 +597,7 @@ pub async fn point_selection<E: Env>(env: &E, by: PointBy, tab: Option<Tab>) -> 
     };
     let outcome = point_inner(env, by, &tab).await;
     if let Err(e) = &outcome {
-        env.ui().note(tab.id, &Note::error(e.to_string())).await;
+        env.ui().note(tab.id, &e.note()).await;
     }
     outcome
 }
@@ -644,7 +688,7 @@ pub async fn undo<E: Env>(env: &E, tab_id: i64, token: &str) -> Flow<Unpinned> {
     let note = match &out {
         Ok(Unpinned { unpinned: true }) => Note::info(Msg::new("noteUndone", [])),
         Ok(Unpinned { unpinned: false }) => Note::info(Msg::new("noteUndoStale", [])),
-        Err(e) => Note::error(e.to_string()),
+        Err(e) => e.note(),
     };
     env.ui().note(tab_id, &note).await;
     out

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use super::flows::{self, FlowError, PointBy};
 use super::ports::Env;
-use super::views::PopupView;
+use super::views::{Msg, PopupView};
 
 /// What a message asks for. Keys a request does not know are ignored.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -117,6 +117,8 @@ pub enum RouterError {
         message: String,
         /// The form field a pair-by-code error is about (`hub` or `code`).
         field: Option<&'static str>,
+        /// The message in the extension's own words, to localize.
+        msg: Option<Msg>,
     },
 }
 
@@ -126,6 +128,7 @@ impl From<FlowError> for RouterError {
             code: e.code().to_owned(),
             message: e.to_string(),
             field: e.field(),
+            msg: e.msg(),
         }
     }
 }
@@ -307,8 +310,17 @@ pub async fn route_request<E: Env>(
     })
 }
 
-/// The wire form of a reply.
+/// The wire form of a reply, messages in English (the logic's own words).
 pub fn to_wire(reply: Result<Answer, RouterError>) -> Value {
+    to_wire_localized(reply, |_| None)
+}
+
+/// The wire form of a reply; an error in the extension's own words is said with `localize` (the
+/// browser's `i18n`) when it knows the message.
+pub fn to_wire_localized(
+    reply: Result<Answer, RouterError>,
+    localize: impl Fn(&Msg) -> Option<String>,
+) -> Value {
     match reply {
         Ok(answer) => {
             let mut wire = serde_json::to_value(answer).unwrap_or_else(|_| json!({}));
@@ -319,11 +331,13 @@ pub fn to_wire(reply: Result<Answer, RouterError>) -> Value {
         }
         Err(e) => {
             let mut wire = json!({ "ok": false, "error": e.wire_code(), "message": e.to_string() });
-            if let RouterError::Flow {
-                field: Some(field), ..
-            } = e
-            {
-                wire["field"] = json!(field);
+            if let RouterError::Flow { field, msg, .. } = &e {
+                if let Some(field) = field {
+                    wire["field"] = json!(field);
+                }
+                if let Some(text) = msg.as_ref().and_then(&localize) {
+                    wire["message"] = json!(text);
+                }
             }
             wire
         }
@@ -347,6 +361,31 @@ mod tests {
             run(json!({ "type": "ping" })),
             json!({ "ok": true, "standard": apc_core::APC_STANDARD_VERSION, "version": crate::EXTENSION_VERSION })
         );
+    }
+
+    #[test]
+    fn an_error_in_the_extensions_own_words_is_localized_and_keeps_its_field() {
+        let error = RouterError::from(FlowError::HubInvalid("ftp://x".into()));
+        let wire = to_wire_localized(Err(error.clone()), |m| {
+            Some(format!("[{}:{}]", m.key, m.subs.join(",")))
+        });
+        assert_eq!(wire["message"], "[errHubInvalid:ftp://x]");
+        assert_eq!(wire["field"], "hub");
+        assert_eq!(wire["error"], "hub_invalid");
+        // No translation: the English words.
+        let english = to_wire(Err(error));
+        assert!(english["message"]
+            .as_str()
+            .unwrap()
+            .contains("not the address of a hub"));
+        // A hub's own words are passed on as they are.
+        let hub = RouterError::from(FlowError::Hub(crate::logic::hub_api::HubError::Refused {
+            code: "ticket_used".into(),
+            message: "That ticket was used.".into(),
+        }));
+        let wire = to_wire_localized(Err(hub), |_| Some("x".into()));
+        assert_eq!(wire["message"], "That ticket was used.");
+        assert_eq!(wire["field"], "code");
     }
 
     #[test]
@@ -397,6 +436,7 @@ mod tests {
                 code: "c".into(),
                 message: "m".into(),
                 field: None,
+                msg: None,
             },
         ];
         let mut codes: Vec<_> = errors.iter().map(RouterError::code).collect();
