@@ -670,3 +670,26 @@ fn opening_the_popup_tries_a_waiting_give_back_at_once_without_using_up_the_trie
     assert!(w.state.borrow().give_backs.is_empty());
     assert_eq!(w.hub.live_pairings(), 0);
 }
+
+#[test]
+fn undo_with_the_hub_down_keeps_the_pin_and_says_why() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let token = w.last_note().undo_token.unwrap();
+    w.hub.mode.set(HubMode::Down);
+    let e = w.run(undo(&w, TAB, &token)).unwrap_err();
+    assert_eq!(e.code(), "hub_unreachable");
+    let state = w.state.borrow().clone();
+    assert!(
+        state.pairings[0].pin.is_some(),
+        "nothing undone that the hub still holds"
+    );
+    assert!(matches!(
+        state.pairings[0].hub,
+        HubState::Unreachable { .. }
+    ));
+    assert!(matches!(w.last_note().text, NoteText::Msg(ref m) if m.key == "errHubUnreachable"));
+    // The hub is back: Undo works.
+    w.hub.mode.set(HubMode::Up);
+    assert!(w.run(undo(&w, TAB, &token)).unwrap().unpinned);
+}
