@@ -188,30 +188,53 @@ fn is_dropped_control(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
 }
 
+/// The rendered text being written. Positions handed out ([`Out::pos`]) are the length of `s`,
+/// which only ever grows by whole characters: a recorded position can never fall inside a
+/// character. Trailing spaces and tabs that a later line break may still remove wait in `pending`
+/// and are written to `s` only once something follows them on the same line.
 #[derive(Default)]
 struct Out {
     s: String,
+    /// Spaces and tabs after the end of `s` that a line break removes.
+    pending: String,
     space: bool,
     tab: bool,
     breaks: u8,
 }
 
 impl Out {
+    /// Where the next character goes; always a character boundary of the final text.
+    fn pos(&self) -> usize {
+        self.s.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.s.is_empty() && self.pending.is_empty()
+    }
+
+    fn last(&self) -> Option<char> {
+        self.pending.chars().next_back().or_else(|| self.s.chars().next_back())
+    }
+
     fn block_break(&mut self, n: u8) {
         self.breaks = self.breaks.max(n);
     }
 
+    fn commit(&mut self) {
+        self.s.push_str(&self.pending);
+        self.pending.clear();
+    }
+
     fn flush(&mut self) {
-        if self.s.is_empty() {
+        if self.is_empty() {
             self.space = false;
             self.tab = false;
             self.breaks = 0;
             return;
         }
         if self.breaks > 0 {
-            while self.s.ends_with([' ', '\t']) {
-                self.s.pop();
-            }
+            // No space or tab at the end of a line.
+            self.pending.clear();
             let have = self
                 .s
                 .bytes()
@@ -223,12 +246,12 @@ impl Out {
                 self.s.push('\n');
             }
         } else if self.tab {
-            while self.s.ends_with(' ') {
-                self.s.pop();
+            while self.pending.ends_with(' ') {
+                self.pending.pop();
             }
-            self.s.push('\t');
-        } else if self.space && !self.s.ends_with([' ', '\n', '\t']) {
-            self.s.push(' ');
+            self.pending.push('\t');
+        } else if self.space && !matches!(self.last(), Some(' ' | '\n' | '\t')) {
+            self.pending.push(' ');
         }
         self.space = false;
         self.tab = false;
@@ -240,12 +263,25 @@ impl Out {
             return;
         }
         self.flush();
-        self.s.push(if c == '\u{a0}' { ' ' } else { c });
+        match c {
+            ' ' | '\u{a0}' => self.pending.push(' '),
+            '\t' => self.pending.push('\t'),
+            c => {
+                self.commit();
+                self.s.push(c);
+            }
+        }
     }
 
     fn newline(&mut self) {
         self.flush();
+        self.commit();
         self.s.push('\n');
+    }
+
+    fn finish(mut self) -> String {
+        self.commit();
+        self.s
     }
 }
 
@@ -297,7 +333,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
         match step {
             Step::Enter(i, inherited_ws) => {
                 let node = tree.node(i);
-                let here = out.s.len();
+                let here = out.pos();
                 if let Some(text) = &node.text {
                     let parent = tree.parent[i] as usize;
                     let pstyle = tree.obs.nodes.get(parent).and_then(|p| p.style.as_ref());
@@ -305,9 +341,9 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }
-                    let start = out.s.len();
+                    let start = out.pos();
                     emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
-                    range[i] = Some((start, out.s.len()));
+                    range[i] = Some((start, out.pos()));
                     order.push(i as u32);
                     continue;
                 }
@@ -324,7 +360,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 match lay {
                     Layout::Block | Layout::Row => out.block_break(breaks_of(node.tag())),
                     Layout::Cell
-                        if !out.s.is_empty() && !out.s.ends_with('\n') && out.breaks == 0 =>
+                        if !out.is_empty() && out.last() != Some('\n') && out.breaks == 0 =>
                     {
                         out.tab = true;
                     }
@@ -335,7 +371,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 }
                 order.push(i as u32);
                 let ws = ws_mode(node.style.as_ref(), inherited_ws);
-                stack.push(Step::Exit(i, lay, out.s.len()));
+                stack.push(Step::Exit(i, lay, out.pos()));
                 for &k in node.kids.iter().rev() {
                     stack.push(Step::Enter(k as usize, ws));
                 }
@@ -344,18 +380,18 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 if matches!(lay, Layout::Block | Layout::Row) {
                     out.block_break(breaks_of(tree.node(i).tag()));
                 }
-                range[i] = Some((start, out.s.len()));
+                range[i] = Some((start, out.pos()));
                 for (k, w) in wants.iter().enumerate() {
                     if w.node == i && w.offset == 1 && anchor_pos[k].is_none() {
-                        anchor_pos[k] = Some(out.s.len());
+                        anchor_pos[k] = Some(out.pos());
                     }
                 }
             }
         }
     }
-    let end = out.s.len();
+    let end = out.pos();
     Rendered {
-        text: out.s,
+        text: out.finish(),
         range,
         anchor_pos: anchor_pos.into_iter().map(|p| p.unwrap_or(end)).collect(),
         order,
@@ -378,7 +414,7 @@ fn emit_text(
     for c in text.chars() {
         for &k in &mine {
             if anchor_pos[k].is_none() && wants[k].offset <= u16_at {
-                anchor_pos[k] = Some(out.s.len());
+                anchor_pos[k] = Some(out.pos());
             }
         }
         u16_at += c.len_utf16();
@@ -411,7 +447,7 @@ fn emit_text(
     }
     for &k in &mine {
         if anchor_pos[k].is_none() {
-            anchor_pos[k] = Some(out.s.len());
+            anchor_pos[k] = Some(out.pos());
         }
     }
 }

@@ -986,3 +986,60 @@ fn nested_headings_and_blank_blocks_stay_linear() {
     let r = reading(&obs);
     assert_eq!(r.pointed.text, "word");
 }
+
+// --- No panic: text positions never split a character (issue 12.1) ---------------------------
+
+/// Every recorded range of a rendering lies on character boundaries and inside the text.
+fn assert_ranges_on_char_boundaries(obs: &Observation) {
+    let tree = obs.check().unwrap();
+    let r = render::render(&tree, &[]);
+    for (i, span) in r.range.iter().enumerate() {
+        if let Some((a, b)) = *span {
+            assert!(a <= b && b <= r.text.len(), "node {i}: {a}..{b} in {}", r.text.len());
+            assert!(r.text.is_char_boundary(a) && r.text.is_char_boundary(b), "node {i}: {a}..{b}");
+        }
+    }
+}
+
+#[test]
+fn no_panic_a_div_of_nbsp_before_multibyte_text() {
+    // `<div>&nbsp;</div>` renders a space that the next block's break removes; the div's recorded
+    // end used to fall inside the next character.
+    let obs = page(vec![
+        para("Intro"),
+        e("div", vec![x("\u{a0}")]),
+        e("div", vec![x("été, déjà vu — ünïcödé text in a paragraph of prose.")]),
+        para("Ça va très bien, merci beaucoup, à bientôt mes amis."),
+    ]);
+    assert_ranges_on_char_boundaries(&obs);
+    let r = reading(&drop_on(obs, "Ça va"));
+    assert!(r.page_text.unwrap().contains("été, déjà vu"));
+}
+
+#[test]
+fn no_panic_a_link_of_nbsp_at_a_line_start_before_multibyte_text() {
+    // `<a>&nbsp;</a>` at the start of a line, then a block of multi-byte text.
+    let obs = page(vec![
+        e(
+            "div",
+            vec![
+                e("a", vec![x("\u{a0}")]),
+                e("p", vec![x("日本語のテキスト、とても長い段落です。")]),
+            ],
+        ),
+        e("article", vec![
+            e("a", vec![x("\u{a0}")]),
+            e("h2", vec![x("Überschrift")]),
+            para("Größere Änderungen, schöne Grüße, über alles, ein langer Satz hier."),
+            e("div", vec![e("a", vec![x("\u{a0}")])]),
+            para("Ещё один абзац, на русском языке, чтобы было много байтов."),
+        ]),
+    ]);
+    assert_ranges_on_char_boundaries(&obs);
+    let mut sel = select(obs.clone(), "Größere", "байтов");
+    sel.how = How::Selection;
+    let r = reading(&sel);
+    assert!(r.pointed.text.contains("Größere"));
+    let r = reading(&drop_on(obs, "Ещё"));
+    assert!(r.page_text.is_some());
+}
