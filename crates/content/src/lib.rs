@@ -26,12 +26,18 @@
 //! [`ContentError`], never a panic, and the work is linear in the observation's size.
 //! Page text is data, never instructions: nothing here interprets it.
 
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod focus;
 pub mod main_text;
 pub mod observation;
 pub mod render;
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
+mod proptests;
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests;
 
 use apc_core::page_link::{How, PageReading, Pointed, ReadingContext, READING_MAX_BYTES};
@@ -133,11 +139,11 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
             let caret = point
                 .caret
                 .map(|c| c.node as usize)
-                .filter(|&c| r.range[c].is_some());
+                .filter(|&c| r.span(c).is_some());
             let element = point
                 .element
                 .map(|e| e as usize)
-                .filter(|&e| r.range[e].is_some());
+                .filter(|&e| r.span(e).is_some());
             let elem_at = usize::from(point.caret.is_some());
             match (caret, element) {
                 (Some(c), Some(e)) if tree.ancestors(c).any(|a| a == e) => (c, 0),
@@ -146,7 +152,7 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
                 (None, None) => return Err(ContentError::NothingPointed),
             }
         }
-        _ => (wants[0].node, 0),
+        _ => (wants.first().map_or(0, |w| w.node), 0),
     };
 
     // P1 / P2: the pointed range in the rendered text.
@@ -157,13 +163,13 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
             let has_text = |t: &str| t.chars().any(|c| !c.is_whitespace());
             tree.ancestors(drop_node)
                 .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
-                .filter_map(|a| r.range[a])
+                .filter_map(|a| r.span(a))
                 .find(|&(a, b)| {
                     let found = match blank {
                         Some((ba, bb)) if a <= ba && bb <= b => {
-                            has_text(&r.text[a..ba]) || has_text(&r.text[bb..b])
+                            has_text(r.slice(a, ba)) || has_text(r.slice(bb, b))
                         }
-                        _ => has_text(&r.text[a..b]),
+                        _ => has_text(r.slice(a, b)),
                     };
                     blank = Some((a, b));
                     found
@@ -171,11 +177,12 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
                 .ok_or(ContentError::NothingPointed)?
         }
         _ => {
-            let (a, b) = (r.anchor_pos[0], r.anchor_pos[1]);
+            let at = |k: usize| r.anchor_pos.get(k).copied().unwrap_or(0);
+            let (a, b) = (at(0), at(1));
             (a.min(b), a.max(b))
         }
     };
-    let slice = &r.text[ps..pe];
+    let slice = r.slice(ps, pe);
     ps += slice.len() - slice.trim_start().len();
     pe -= slice.len() - slice.trim_end().len();
     if ps >= pe {
@@ -183,17 +190,22 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
     }
     // P3: over its cap, the pointed text keeps what lies around the drop point (or the start of
     // the selection).
-    if escaped_len(&r.text[ps..pe]) > POINTED_MAX_BYTES {
+    if escaped_len(r.slice(ps, pe)) > POINTED_MAX_BYTES {
         truncated = true;
         if obs.how == How::Drop {
-            let at = r.anchor_pos[drop_at].clamp(ps, pe);
-            let back = cut_back(&r.text[ps..at], POINTED_MAX_BYTES / 2);
+            let at = r
+                .anchor_pos
+                .get(drop_at)
+                .copied()
+                .unwrap_or(ps)
+                .clamp(ps, pe);
+            let back = cut_back(r.slice(ps, at), POINTED_MAX_BYTES / 2);
             ps = at - back.len();
         }
-        let fwd = cut_front(&r.text[ps..pe], POINTED_MAX_BYTES);
+        let fwd = cut_front(r.slice(ps, pe), POINTED_MAX_BYTES);
         pe = ps + fwd.len();
     }
-    let text = r.text[ps..pe].to_owned();
+    let text = r.slice(ps, pe).to_owned();
 
     // Targets: inside a selection first (document order), then the pointed node's ancestors.
     let targets = {
@@ -203,18 +215,19 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
             _ => {
                 for &i in &r.order {
                     let i = i as usize;
-                    if let (true, Some((a, b))) = (tree.node(i).is_element(), r.range[i]) {
+                    if let (true, Some((a, b))) = (tree.node(i).is_element(), r.span(i)) {
                         if a < pe && b > ps && !(a <= ps && b >= pe) {
                             elements.push(i);
                         }
                     }
                 }
-                common_ancestor(&tree, wants[0].node, wants[1].node)
+                let node = |k: usize| wants.get(k).map_or(0, |w| w.node);
+                common_ancestor(&tree, node(0), node(1))
             }
         };
         elements.extend(
             tree.ancestors(chain_from)
-                .filter(|&a| tree.node(a).is_element() && r.range[a].is_some()),
+                .filter(|&a| tree.node(a).is_element() && r.span(a).is_some()),
         );
         focus::targets(elements.into_iter().map(|i| tree.node(i)))
     };
@@ -222,8 +235,8 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
     let headings = heading_path(&tree, &r, ps);
     let context = ReadingContext {
         headings,
-        before: context_before(&r.text[..ps]),
-        after: context_after(&r.text[pe..]),
+        before: context_before(r.slice(0, ps)),
+        after: context_after(r.slice(pe, r.text.len())),
     };
     let mut reading = PageReading {
         url,
@@ -283,7 +296,7 @@ fn check_lang(raw: &str) -> Option<String> {
     let ok = !t.is_empty()
         && t.len() <= LANG_MAX_BYTES
         && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        && t.as_bytes()[0].is_ascii_alphabetic();
+        && t.bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
     ok.then(|| t.to_owned())
 }
 
@@ -303,7 +316,7 @@ fn clean_line(raw: &str, max_chars: usize) -> String {
         }
     }
     match out.char_indices().nth(max_chars) {
-        Some((i, _)) => out[..i].to_owned(),
+        Some((i, _)) => head(&out, i).to_owned(),
         None => out,
     }
 }
@@ -333,7 +346,7 @@ fn heading_path(tree: &Tree<'_>, r: &render::Rendered, pos: usize) -> Vec<String
             }
             _ => continue,
         };
-        let Some((a, b)) = r.range[i as usize] else {
+        let Some((a, b)) = r.span(i as usize) else {
             continue;
         };
         // Headings can nest: only a bounded prefix of each is read.
@@ -341,7 +354,7 @@ fn heading_path(tree: &Tree<'_>, r: &render::Rendered, pos: usize) -> Vec<String
         while !r.text.is_char_boundary(cut) {
             cut -= 1;
         }
-        let raw = &r.text[a..cut];
+        let raw = r.slice(a, cut);
         let start = a + (raw.len() - raw.trim_start().len());
         if start >= pos {
             // Pointing at a heading: the path is the outline above it, not its earlier siblings.
@@ -379,10 +392,10 @@ fn context_before(text: &str) -> String {
         .rev()
         .nth(CONTEXT_CHARS - 1)
         .map_or(0, |(i, _)| i);
-    let mut s = &text[start..];
-    if start > 0 && !text[..start].ends_with(char::is_whitespace) {
+    let mut s = tail(text, start);
+    if start > 0 && !head(text, start).ends_with(char::is_whitespace) {
         if let Some(ws) = s.find(char::is_whitespace) {
-            s = &s[ws..];
+            s = tail(s, ws);
         }
     }
     main_text::tidy_breaks(s)
@@ -395,10 +408,10 @@ fn context_after(text: &str) -> String {
         .char_indices()
         .nth(CONTEXT_CHARS)
         .map_or(text.len(), |(i, _)| i);
-    let mut s = &text[..end];
-    if end < text.len() && !text[end..].starts_with(char::is_whitespace) {
+    let mut s = head(text, end);
+    if end < text.len() && !tail(text, end).starts_with(char::is_whitespace) {
         if let Some(ws) = s.rfind(char::is_whitespace) {
-            s = &s[..ws];
+            s = head(s, ws);
         }
     }
     main_text::tidy_breaks(s)
@@ -423,7 +436,7 @@ fn cut_front(s: &str, max: usize) -> &str {
     for (i, c) in s.char_indices() {
         used += escaped_char_len(c);
         if used > max {
-            return &s[..i];
+            return head(s, i);
         }
     }
     s
@@ -435,8 +448,19 @@ fn cut_back(s: &str, max: usize) -> &str {
     for (i, c) in s.char_indices().rev() {
         used += escaped_char_len(c);
         if used > max {
-            return &s[i + c.len_utf8()..];
+            return tail(s, i + c.len_utf8());
         }
     }
     s
+}
+
+/// `s[..b]`, or all of `s` when `b` is not a character boundary inside it (positions here come
+/// from `char_indices`, so that never happens; this only makes it impossible to panic).
+fn head(s: &str, b: usize) -> &str {
+    s.get(..b).unwrap_or(s)
+}
+
+/// `s[a..]`, or `""` when `a` is not a character boundary inside `s`.
+fn tail(s: &str, a: usize) -> &str {
+    s.get(a..).unwrap_or("")
 }

@@ -101,7 +101,19 @@ fn tag_weight(tag: &str) -> f64 {
 }
 
 fn len(r: &Rendered, i: usize) -> usize {
-    r.range[i].map_or(0, |(a, b)| b - a)
+    r.span(i).map_or(0, |(a, b)| b - a)
+}
+
+/// `v[i]`, or the default when `i` is out of range.
+fn at<T: Copy + Default>(v: &[T], i: usize) -> T {
+    v.get(i).copied().unwrap_or_default()
+}
+
+/// Adds `x` to `v[i]` when `i` is in range.
+fn add_at(v: &mut [usize], i: usize, x: usize) {
+    if let Some(slot) = v.get_mut(i) {
+        *slot += x;
+    }
 }
 
 /// Bytes of link text inside each rendered element.
@@ -110,11 +122,13 @@ fn link_bytes(tree: &Tree<'_>, r: &Rendered) -> Vec<usize> {
     for &i in r.order.iter().rev() {
         let i = i as usize;
         if tree.node(i).tag() == "a" {
-            links[i] = len(r, i);
+            if let Some(slot) = links.get_mut(i) {
+                *slot = len(r, i);
+            }
         }
-        let p = tree.parent[i];
-        if (p as usize) < links.len() {
-            links[p as usize] += links[i];
+        if let Some(p) = tree.parent_of(i) {
+            let mine = at(&links, i);
+            add_at(&mut links, p, mine);
         }
     }
     links
@@ -137,7 +151,7 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
         if l == 0 {
             0.0
         } else {
-            links[i] as f64 / l as f64
+            at(&links, i) as f64 / l as f64
         }
     };
     let elements: Vec<usize> = r
@@ -154,7 +168,10 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
             .copied()
             .filter(|&i| pred(i) && len(r, i) >= MIN_MAIN_BYTES)
             .collect();
-        (found.len() == 1).then(|| found[0])
+        match found.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
     };
     let chosen = declared(&|i| {
         tree.node(i).tag() == "main"
@@ -175,20 +192,22 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
     let Some(top) = chosen else {
         return String::new();
     };
-    let (start, end) = r.range[top].unwrap_or((0, 0));
+    let (start, end) = r.span(top).unwrap_or((0, 0));
 
     // M3: cut out noise descendants (outermost ones; ranges nest, so skip what a cut covers).
     // `order` is preorder, so a node is inside `top` exactly when its parent is `top` or inside it.
     let mut inside = vec![false; tree.obs.nodes.len()];
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     for &i in &elements {
-        let p = tree.parent[i] as usize;
-        if p < inside.len() && (p == top || inside[p]) {
-            inside[i] = true;
-        } else {
-            continue;
+        match tree.parent_of(i) {
+            Some(p) if p == top || at(&inside, p) => {
+                if let Some(slot) = inside.get_mut(i) {
+                    *slot = true;
+                }
+            }
+            _ => continue,
         }
-        let Some((a, b)) = r.range[i] else { continue };
+        let Some((a, b)) = r.span(i) else { continue };
         if cuts.last().is_some_and(|&(_, e)| a < e) {
             continue;
         }
@@ -197,13 +216,13 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
         }
     }
     let mut text = String::with_capacity(end - start);
-    let mut at = start;
+    let mut from = start;
     for (a, b) in cuts {
-        text.push_str(&r.text[at..a]);
+        text.push_str(r.slice(from, a));
         text.push('\n');
-        at = b;
+        from = b;
     }
-    text.push_str(&r.text[at..end]);
+    text.push_str(r.slice(from, end));
     tidy_breaks(&text)
 }
 
@@ -218,22 +237,23 @@ fn best_candidate(
     let mut has_block = vec![false; n];
     for &i in r.order.iter().rev() {
         let i = i as usize;
-        let p = tree.parent[i] as usize;
-        if p < n && tree.node(i).is_element() {
+        if let (Some(p), true) = (tree.parent_of(i), tree.node(i).is_element()) {
             let lay = layout(tree.node(i));
-            if has_block[i] || matches!(lay, Layout::Block | Layout::Row | Layout::Cell) {
-                has_block[p] = true;
+            if at(&has_block, i) || matches!(lay, Layout::Block | Layout::Row | Layout::Cell) {
+                if let Some(slot) = has_block.get_mut(p) {
+                    *slot = true;
+                }
             }
         }
     }
     let mut score: Vec<Option<f64>> = vec![None; n];
     for &i in elements {
         let lay = layout(tree.node(i));
-        if !matches!(lay, Layout::Block | Layout::Cell) || has_block[i] {
+        if !matches!(lay, Layout::Block | Layout::Cell) || at(&has_block, i) {
             continue;
         }
-        let Some((a, b)) = r.range[i] else { continue };
-        let text = &r.text[a..b];
+        let Some((a, b)) = r.span(i) else { continue };
+        let text = r.slice(a, b);
         let bytes = text.trim().len();
         if bytes < MIN_PARAGRAPH_BYTES {
             continue;
@@ -241,7 +261,10 @@ fn best_candidate(
         let commas = text.matches([',', '，', '、']).count() as f64;
         let s = 1.0 + commas + (bytes as f64 / 100.0).min(3.0);
         for (level, anc) in tree.ancestors(i).skip(1).take(5).enumerate() {
-            let entry = score[anc]
+            let Some(entry) = score.get_mut(anc) else {
+                continue;
+            };
+            let entry = entry
                 .get_or_insert_with(|| tag_weight(tree.node(anc).tag()) + class_weight(tree, anc));
             *entry += match level {
                 0 => s,
@@ -250,16 +273,21 @@ fn best_candidate(
             };
         }
     }
-    let fin = |i: usize| score[i].map(|s| s * (1.0 - density(i)));
+    let fin = |i: usize| {
+        score
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|s| s * (1.0 - density(i)))
+    };
     let mut top = elements
         .iter()
         .copied()
         .filter_map(|i| fin(i).map(|s| (i, s)))
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
     // A parent that scores at least as well holds more of the same content.
-    loop {
-        let p = tree.parent[top.0] as usize;
-        if p >= n || matches!(tree.node(p).tag(), "body" | "html") {
+    while let Some(p) = tree.parent_of(top.0) {
+        if matches!(tree.node(p).tag(), "body" | "html") {
             break;
         }
         match fin(p) {

@@ -213,7 +213,10 @@ impl Out {
     }
 
     fn last(&self) -> Option<char> {
-        self.pending.chars().next_back().or_else(|| self.s.chars().next_back())
+        self.pending
+            .chars()
+            .next_back()
+            .or_else(|| self.s.chars().next_back())
     }
 
     fn block_break(&mut self, n: u8) {
@@ -296,6 +299,23 @@ pub(crate) struct Rendered {
     pub order: Vec<u32>,
 }
 
+impl Rendered {
+    /// The byte range node `i` covers, if it rendered.
+    pub fn span(&self, i: usize) -> Option<(usize, usize)> {
+        self.range.get(i).copied().flatten()
+    }
+    /// `text[a..b]`: positions come from [`Out::pos`], so they are character boundaries; a range
+    /// that is not (impossible by construction) reads as empty rather than panicking.
+    pub fn slice(&self, a: usize, b: usize) -> &str {
+        sub(&self.text, a, b)
+    }
+}
+
+/// `s[a..b]`, or `""` when that is not a range of character boundaries inside `s`.
+pub(crate) fn sub(s: &str, a: usize, b: usize) -> &str {
+    s.get(a..b).unwrap_or("")
+}
+
 /// A place to locate: a text node and a UTF-16 offset, or an element and 0 (before) / 1 (after).
 #[derive(Clone, Copy)]
 pub(crate) struct Want {
@@ -321,9 +341,9 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
         .map(|w| tree.ancestors(w.node).collect())
         .collect();
     let place_inside = |anchor_pos: &mut Vec<Option<usize>>, node: usize, at: usize| {
-        for (k, chain) in want_chains.iter().enumerate() {
-            if anchor_pos[k].is_none() && chain.contains(&node) {
-                anchor_pos[k] = Some(at);
+        for (pos, chain) in anchor_pos.iter_mut().zip(&want_chains) {
+            if pos.is_none() && chain.contains(&node) {
+                *pos = Some(at);
             }
         }
     };
@@ -335,23 +355,23 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 let node = tree.node(i);
                 let here = out.pos();
                 if let Some(text) = &node.text {
-                    let parent = tree.parent[i] as usize;
-                    let pstyle = tree.obs.nodes.get(parent).and_then(|p| p.style.as_ref());
+                    let pstyle = tree.parent_of(i).and_then(|p| tree.node(p).style.as_ref());
                     if hides_own_text(pstyle) {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }
                     let start = out.pos();
                     emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
-                    range[i] = Some((start, out.pos()));
+                    set_range(&mut range, i, start, out.pos());
                     order.push(i as u32);
                     continue;
                 }
-                for (k, w) in wants.iter().enumerate() {
-                    if w.node == i && w.offset == 0 && anchor_pos[k].is_none() {
-                        anchor_pos[k] = Some(here);
-                    }
-                }
+                place(
+                    &mut anchor_pos,
+                    wants,
+                    |w| w.node == i && w.offset == 0,
+                    here,
+                );
                 if hides_subtree(node) {
                     place_inside(&mut anchor_pos, i, here);
                     continue;
@@ -380,12 +400,13 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 if matches!(lay, Layout::Block | Layout::Row) {
                     out.block_break(breaks_of(tree.node(i).tag()));
                 }
-                range[i] = Some((start, out.pos()));
-                for (k, w) in wants.iter().enumerate() {
-                    if w.node == i && w.offset == 1 && anchor_pos[k].is_none() {
-                        anchor_pos[k] = Some(out.pos());
-                    }
-                }
+                set_range(&mut range, i, start, out.pos());
+                place(
+                    &mut anchor_pos,
+                    wants,
+                    |w| w.node == i && w.offset == 1,
+                    out.pos(),
+                );
             }
         }
     }
@@ -406,16 +427,18 @@ fn emit_text(
     wants: &[Want],
     anchor_pos: &mut [Option<usize>],
 ) {
-    let mine: Vec<usize> = (0..wants.len())
-        .filter(|&k| wants[k].node == node)
-        .collect();
+    let mine = wants.iter().any(|w| w.node == node);
     let mut u16_at = 0usize;
     let mut prev_cr = false;
     for c in text.chars() {
-        for &k in &mine {
-            if anchor_pos[k].is_none() && wants[k].offset <= u16_at {
-                anchor_pos[k] = Some(out.pos());
-            }
+        if mine {
+            let at = out.pos();
+            place(
+                anchor_pos,
+                wants,
+                |w| w.node == node && w.offset <= u16_at,
+                at,
+            );
         }
         u16_at += c.len_utf16();
         let was_cr = std::mem::replace(&mut prev_cr, c == '\r');
@@ -445,9 +468,28 @@ fn emit_text(
             },
         }
     }
-    for &k in &mine {
-        if anchor_pos[k].is_none() {
-            anchor_pos[k] = Some(out.pos());
+    if mine {
+        let at = out.pos();
+        place(anchor_pos, wants, |w| w.node == node, at);
+    }
+}
+
+/// Places every not yet placed anchor whose want matches at `at`.
+fn place(
+    anchor_pos: &mut [Option<usize>],
+    wants: &[Want],
+    matches: impl Fn(&Want) -> bool,
+    at: usize,
+) {
+    for (pos, w) in anchor_pos.iter_mut().zip(wants) {
+        if pos.is_none() && matches(w) {
+            *pos = Some(at);
         }
+    }
+}
+
+fn set_range(range: &mut [Option<(usize, usize)>], i: usize, start: usize, end: usize) {
+    if let Some(slot) = range.get_mut(i) {
+        *slot = Some((start, end));
     }
 }

@@ -995,8 +995,15 @@ fn assert_ranges_on_char_boundaries(obs: &Observation) {
     let r = render::render(&tree, &[]);
     for (i, span) in r.range.iter().enumerate() {
         if let Some((a, b)) = *span {
-            assert!(a <= b && b <= r.text.len(), "node {i}: {a}..{b} in {}", r.text.len());
-            assert!(r.text.is_char_boundary(a) && r.text.is_char_boundary(b), "node {i}: {a}..{b}");
+            assert!(
+                a <= b && b <= r.text.len(),
+                "node {i}: {a}..{b} in {}",
+                r.text.len()
+            );
+            assert!(
+                r.text.is_char_boundary(a) && r.text.is_char_boundary(b),
+                "node {i}: {a}..{b}"
+            );
         }
     }
 }
@@ -1008,7 +1015,10 @@ fn no_panic_a_div_of_nbsp_before_multibyte_text() {
     let obs = page(vec![
         para("Intro"),
         e("div", vec![x("\u{a0}")]),
-        e("div", vec![x("été, déjà vu — ünïcödé text in a paragraph of prose.")]),
+        e(
+            "div",
+            vec![x("été, déjà vu — ünïcödé text in a paragraph of prose.")],
+        ),
         para("Ça va très bien, merci beaucoup, à bientôt mes amis."),
     ]);
     assert_ranges_on_char_boundaries(&obs);
@@ -1027,13 +1037,16 @@ fn no_panic_a_link_of_nbsp_at_a_line_start_before_multibyte_text() {
                 e("p", vec![x("日本語のテキスト、とても長い段落です。")]),
             ],
         ),
-        e("article", vec![
-            e("a", vec![x("\u{a0}")]),
-            e("h2", vec![x("Überschrift")]),
-            para("Größere Änderungen, schöne Grüße, über alles, ein langer Satz hier."),
-            e("div", vec![e("a", vec![x("\u{a0}")])]),
-            para("Ещё один абзац, на русском языке, чтобы было много байтов."),
-        ]),
+        e(
+            "article",
+            vec![
+                e("a", vec![x("\u{a0}")]),
+                e("h2", vec![x("Überschrift")]),
+                para("Größere Änderungen, schöne Grüße, über alles, ein langer Satz hier."),
+                e("div", vec![e("a", vec![x("\u{a0}")])]),
+                para("Ещё один абзац, на русском языке, чтобы было много байтов."),
+            ],
+        ),
     ]);
     assert_ranges_on_char_boundaries(&obs);
     let mut sel = select(obs.clone(), "Größere", "байтов");
