@@ -41,10 +41,13 @@ fn text() -> impl Strategy<Value = String> {
     prop::collection::vec(pieces, 0..12).prop_map(|v| v.concat())
 }
 
+/// An element: tag, display, white-space, class (indices into the tables above) and style flags.
+type ElementSpec = (usize, Option<usize>, Option<usize>, usize, u8);
+
 #[derive(Debug, Clone)]
 struct Spec {
     /// Element (tag index, display index or none, white-space, class, flags) or text.
-    element: Option<(usize, Option<usize>, Option<usize>, usize, u8)>,
+    element: Option<ElementSpec>,
     text: String,
     parent: usize,
 }
