@@ -71,7 +71,10 @@ fn run_batch(made_at: &str) {
             }
             Err(e) => serde_json::json!({ "error": e.code(), "message": e.to_string() }),
         };
-        if writeln!(out, "{answer}").and_then(|()| out.flush()).is_err() {
+        if writeln!(out, "{answer}")
+            .and_then(|()| out.flush())
+            .is_err()
+        {
             break;
         }
     }

@@ -41,6 +41,7 @@ mod proptests;
 mod tests;
 
 use apc_core::page_link::{How, PageReading, Pointed, ReadingContext, READING_MAX_BYTES};
+use apc_core::reading_rules::ReadingError;
 pub use observation::{Anchor, Node, Observation, Point, Selection, Style, OBSERVATION_VERSION};
 
 use observation::Tree;
@@ -50,14 +51,14 @@ use render::{layout, Want};
 pub const POINTED_MAX_BYTES: usize = 64 * 1024;
 /// Characters of context on each side of the pointed text (C1).
 pub const CONTEXT_CHARS: usize = 600;
-/// Most characters of a title (U2).
-pub const TITLE_MAX_CHARS: usize = 512;
-/// Most characters of one heading in the path (H1).
-pub const HEADING_MAX_CHARS: usize = 200;
+/// Most characters of a title (U2; the reading rule's cap, `apc_core::reading_rules`).
+pub const TITLE_MAX_CHARS: usize = apc_core::reading_rules::READING_TITLE_MAX_CHARS;
+/// Most characters of one heading in the path (H1; the reading rule's cap).
+pub const HEADING_MAX_CHARS: usize = apc_core::reading_rules::READING_HEADING_MAX_CHARS;
 /// Most bytes of a heading read for its text (H1).
 const HEADING_SCAN_BYTES: usize = 1024;
-/// Most bytes of a lang tag (U2; BCP 47 tags are at most 35 in practice).
-pub const LANG_MAX_BYTES: usize = 35;
+/// Most bytes of a lang tag (U2; the reading rule's cap).
+pub const LANG_MAX_BYTES: usize = apc_core::reading_rules::READING_LANG_MAX_BYTES;
 
 /// Why an observation makes no reading. `code()` gives the word the background's wire uses.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +75,9 @@ pub enum ContentError {
     NothingPointed,
     #[error("made_at is not a timestamp")]
     BadTimestamp,
+    /// The reading breaks the one rule set both sides apply (`PageReading::check`).
+    #[error("the reading breaks a reading rule: {0}")]
+    Rule(#[from] apc_core::reading_rules::ReadingError),
 }
 
 impl ContentError {
@@ -85,6 +89,15 @@ impl ContentError {
             Self::TooLarge(_) => "too_large",
             Self::BadUrl => "unsupported_page",
             Self::NothingPointed => "nothing_pointed",
+            Self::Rule(e) => match e {
+                ReadingError::Url | ReadingError::UrlCredentials => "unsupported_page",
+                ReadingError::NothingPointed => "nothing_pointed",
+                ReadingError::MadeAt => "invalid_observation",
+                ReadingError::UrlTooLong
+                | ReadingError::TooManyTargets
+                | ReadingError::TooLarge(_)
+                | ReadingError::Lang => "too_large",
+            },
         }
     }
 }
@@ -267,9 +280,9 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
         reading.page_text = Some(kept.to_owned());
     }
     reading.truncated = truncated.then_some(true);
-    if json_len(&reading)? > READING_MAX_BYTES {
-        return Err(ContentError::TooLarge("reading"));
-    }
+    // The rules the hub applies too: what is built here passes them by construction, and this
+    // makes sure.
+    reading.check()?;
     Ok(reading)
 }
 
@@ -279,25 +292,23 @@ fn json_len(reading: &PageReading) -> Result<usize, ContentError> {
         .map_err(|e| ContentError::Malformed(format!("reading: {e}")))
 }
 
-/// U1: an http(s) URL, credentials removed.
+/// U1: an http(s) URL, credentials removed, that passes the reading rule (RR1).
 fn check_url(raw: &str) -> Result<String, ContentError> {
     let mut url = url::Url::parse(raw.trim()).map_err(|_| ContentError::BadUrl)?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
-        return Err(ContentError::BadUrl);
-    }
     url.set_username("").map_err(|_| ContentError::BadUrl)?;
     url.set_password(None).map_err(|_| ContentError::BadUrl)?;
-    Ok(url.into())
+    let url: String = url.into();
+    match apc_core::reading_rules::check_reading_url(&url) {
+        Ok(()) => Ok(url),
+        Err(ReadingError::UrlTooLong) => Err(ContentError::TooLarge("url")),
+        Err(_) => Err(ContentError::BadUrl),
+    }
 }
 
 /// U2: a language tag (letters, digits, hyphens; at most 35 bytes), else none.
 fn check_lang(raw: &str) -> Option<String> {
     let t = raw.trim();
-    let ok = !t.is_empty()
-        && t.len() <= LANG_MAX_BYTES
-        && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        && t.bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
-    ok.then(|| t.to_owned())
+    apc_core::reading_rules::is_lang_tag(t).then(|| t.to_owned())
 }
 
 /// One line: control characters dropped, whitespace runs made one space, trimmed, capped.

@@ -1056,3 +1056,12 @@ fn no_panic_a_link_of_nbsp_at_a_line_start_before_multibyte_text() {
     let r = reading(&drop_on(obs, "Ещё"));
     assert!(r.page_text.is_some());
 }
+
+#[test]
+fn u1_a_url_between_4_and_8_kib_is_read_and_the_hub_rule_accepts_it() {
+    let mut obs = page(vec![para("Some text to point at, long enough.")]);
+    obs.url = format!("https://example.com/search?q={}", "a".repeat(6000));
+    let r = reading(&drop_on(obs, "Some text"));
+    assert!(r.url.len() > 6000);
+    assert_eq!(r.check(), Ok(()));
+}

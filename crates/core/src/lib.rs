@@ -14,6 +14,7 @@
 //! | [`host`] | `display_host`: how a domain is shown to a person |
 //! | [`notes`] | the extension's notes for a drop on a page it cannot pair |
 //! | [`page_link`] | the page app link between the extension and a hub |
+//! | [`reading_rules`] | `PageReading::check`: the one rule set for a reading (URL, targets, sizes) |
 //! | [`conformance`] | the standard's functions by their JavaScript names, for differential tests |
 //! | [`js`] | the JavaScript semantics the rules lean on |
 
@@ -27,6 +28,7 @@ pub mod js;
 pub mod manifest;
 pub mod notes;
 pub mod page_link;
+pub mod reading_rules;
 pub mod target;
 pub mod types;
 
