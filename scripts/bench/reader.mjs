@@ -99,6 +99,8 @@ const POINT = () => {
     const el = n.parentElement;
     if (!el || (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) continue;
     if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"].includes(el.tagName)) continue;
+    // Hidden from people by the page's own markup (a cookie dialog whose CSS did not load).
+    if (el.closest("[aria-hidden=true], [hidden], [inert]")) continue;
     best = n;
     bestLen = len;
   }

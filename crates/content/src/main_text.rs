@@ -35,9 +35,31 @@ const POSITIVE: &[&str] = &[
 ];
 /// Words that say "probably not the content" (lose to a positive word).
 const WEAK_NEGATIVE: &[&str] = &[
-    "hidden", "banner", "combx", "contact", "footer", "foot", "masthead", "media", "meta",
-    "scroll", "shoutbox", "sidebar", "skyscraper", "shopping", "tags", "widget", "nav", "menu",
-    "header", "pagination", "pager", "popup", "tool", "caption", "credit",
+    "hidden",
+    "banner",
+    "combx",
+    "contact",
+    "footer",
+    "foot",
+    "masthead",
+    "media",
+    "meta",
+    "scroll",
+    "shoutbox",
+    "sidebar",
+    "skyscraper",
+    "shopping",
+    "tags",
+    "widget",
+    "nav",
+    "menu",
+    "header",
+    "pagination",
+    "pager",
+    "popup",
+    "tool",
+    "caption",
+    "credit",
 ];
 /// Words that say "not the content" whatever else the class says.
 const STRONG_NEGATIVE: &[&str] = &[
@@ -58,7 +80,6 @@ const STRONG_NEGATIVE: &[&str] = &[
     "sponsor",
     "outbrain",
     "taboola",
-    "advert",
     "breadcrumb",
     "byline",
     "author-bio",
@@ -117,7 +138,8 @@ fn hints(tree: &Tree<'_>, i: usize) -> String {
         if let Some(v) = node.attr(attr) {
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
-                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-")) {
+                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-"))
+                {
                     s.push_str(&t);
                     s.push(' ');
                 }
@@ -155,7 +177,10 @@ fn has_ad_token(h: &str) -> bool {
 /// root, body, a declared main or article, or a link (page-wide classes such as a body's
 /// `logged-out unsubscribed` say nothing about the text).
 fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {
-    if matches!(tree.node(i).tag(), "html" | "body" | "main" | "article" | "a") {
+    if matches!(
+        tree.node(i).tag(),
+        "html" | "body" | "main" | "article" | "a"
+    ) {
         return false;
     }
     let h = hints(tree, i);
@@ -293,7 +318,8 @@ fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     for &i in &r.order {
         let i = i as usize;
         let inherited = tree.parent_of(i).is_some_and(|p| at(&unlikely, p));
-        let own = tree.node(i).is_element() && (noise_by_kind(tree, i) || strongly_negative(tree, i));
+        let own =
+            tree.node(i).is_element() && (noise_by_kind(tree, i) || strongly_negative(tree, i));
         set(&mut unlikely, i, inherited || own);
     }
     Page {
@@ -305,8 +331,9 @@ fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     }
 }
 
-/// M1: the paragraphs, as (container, bytes, commas).
-fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize)> {
+/// M1: the paragraphs, as (block, container, bytes, commas), short ones too (they count as
+/// paragraphs for the cleaning rule but score nothing).
+fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
     let (tree, r) = (page.tree, page.r);
     let n = tree.obs.nodes.len();
     // The block each rendered node's inline content belongs to.
@@ -314,25 +341,22 @@ fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize)> {
     // The open paragraph of each block: (bytes, commas).
     let mut open: Vec<(usize, usize)> = vec![(0, 0); n];
     let mut out = Vec::new();
-    let close = |b: usize, open: &mut Vec<(usize, usize)>, out: &mut Vec<(usize, usize, usize)>| {
-        let (bytes, commas) = at(open, b);
-        set(open, b, (0, 0));
-        let node = tree.node(b);
-        if bytes >= MIN_PARAGRAPH_BYTES
-            && !at(&page.unlikely, b)
-            && !is_heading(node.tag())
-            && !matches!(node.tag(), "li" | "dt" | "th")
-        {
-            let container = if at(&page.has_block, b) {
-                Some(b)
-            } else {
-                tree.parent_of(b)
-            };
-            if let Some(c) = container {
-                out.push((c, bytes, commas));
+    let close =
+        |b: usize, open: &mut Vec<(usize, usize)>, out: &mut Vec<(usize, usize, usize, usize)>| {
+            let (bytes, commas) = at(open, b);
+            set(open, b, (0, 0));
+            let node = tree.node(b);
+            if bytes > 0 && !is_heading(node.tag()) && !matches!(node.tag(), "li" | "dt" | "th") {
+                let container = if at(&page.has_block, b) {
+                    Some(b)
+                } else {
+                    tree.parent_of(b)
+                };
+                if let Some(c) = container {
+                    out.push((b, c, bytes, commas));
+                }
             }
-        }
-    };
+        };
     let mut blocks_seen: Vec<usize> = Vec::new();
     for &i in &r.order {
         let i = i as usize;
@@ -373,12 +397,27 @@ fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize)> {
     out
 }
 
-/// M2: the candidates' final scores.
-fn scores(page: &Page<'_, '_, '_>) -> Vec<Option<f64>> {
+/// M2: the candidates' final scores; each element's paragraph count goes into `counts.p`
+/// (a `br`-separated run counts as the paragraph it reads as).
+fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
     let tree = page.tree;
     let n = tree.obs.nodes.len();
     let mut score: Vec<Option<f64>> = vec![None; n];
-    for (container, bytes, commas) in paragraphs(page) {
+    let found = paragraphs(page);
+    for c in page.counts.iter_mut() {
+        c.p = 0;
+    }
+    for &(block, ..) in &found {
+        for a in tree.ancestors(block) {
+            if let Some(c) = page.counts.get_mut(a) {
+                c.p += 1;
+            }
+        }
+    }
+    for (block, container, bytes, commas) in found {
+        if bytes < MIN_PARAGRAPH_BYTES || at(&page.unlikely, block) {
+            continue;
+        }
         let s = 1.0 + commas as f64 + (bytes as f64 / 100.0).min(3.0);
         for (level, anc) in tree.ancestors(container).take(5).enumerate() {
             let Some(entry) = score.get_mut(anc) else {
@@ -400,8 +439,8 @@ fn scores(page: &Page<'_, '_, '_>) -> Vec<Option<f64>> {
 
 /// The main text: the chosen parts' rendered text with noise cut out.
 pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
-    let page = survey(tree, r);
-    let fin = scores(&page);
+    let mut page = survey(tree, r);
+    let fin = scores(&mut page);
     let elements: Vec<usize> = r
         .order
         .iter()
@@ -414,17 +453,6 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
         .filter(|&i| !matches!(tree.node(i).tag(), "body" | "html"))
         .filter_map(|i| at(&fin, i).map(|s| (i, s)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
-    if std::env::var_os("APC_DEBUG_MAIN").is_some() {
-        let mut all: Vec<(usize, f64)> = elements
-            .iter()
-            .copied()
-            .filter_map(|i| at(&fin, i).map(|s| (i, s)))
-            .collect();
-        all.sort_by(|a, b| b.1.total_cmp(&a.1));
-        for (i, s) in all.iter().take(8) {
-            eprintln!("{s:8.1} {} {} len {} dens {:.2} unlikely {}", tree.node(*i).tag(), hints(tree, *i), len(r, *i), page.density(*i), at(&page.unlikely, *i));
-        }
-    }
     let parts: Vec<usize> = match best {
         Some(mut top) => {
             // A parent that scores at least as well holds more of the same content.
@@ -437,7 +465,8 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
                     _ => break,
                 }
             }
-            with_siblings(&page, &fin, top)
+            let top = common_home(&page, &fin, top);
+            with_siblings(&page, &fin, top, &words(&tree.obs.title))
         }
         None => elements
             .iter()
@@ -454,8 +483,44 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
     tidy_breaks(&text)
 }
 
+/// M2: when other candidates score nearly as well as the winner (a body split into chunks),
+/// the nearest ancestor that holds them all wins instead.
+fn common_home(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) -> (usize, f64) {
+    let tree = page.tree;
+    let top_chain: Vec<usize> = tree.ancestors(top.0).collect();
+    let alternatives: Vec<usize> = page
+        .r
+        .order
+        .iter()
+        .map(|&i| i as usize)
+        .filter(|&i| at(fin, i).is_some_and(|s| s >= 0.75 * top.1))
+        .filter(|&i| 2 * len(page.r, i) >= len(page.r, top.0))
+        .filter(|&i| !top_chain.contains(&i) && !tree.ancestors(i).any(|a| a == top.0))
+        .collect();
+    if alternatives.is_empty() || alternatives.len() > 4 {
+        return top;
+    }
+    for &anc in top_chain.iter().skip(1) {
+        if matches!(tree.node(anc).tag(), "body" | "html") {
+            break;
+        }
+        if alternatives
+            .iter()
+            .all(|&a| tree.ancestors(a).any(|x| x == anc))
+        {
+            return (anc, at(fin, anc).unwrap_or(top.1));
+        }
+    }
+    top
+}
+
 /// M3: the winner and the siblings that belong with it, in document order.
-fn with_siblings(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) -> Vec<usize> {
+fn with_siblings(
+    page: &Page<'_, '_, '_>,
+    fin: &[Option<f64>],
+    top: (usize, f64),
+    title: &str,
+) -> Vec<usize> {
     let tree = page.tree;
     let Some(parent) = tree.parent_of(top.0) else {
         return vec![top.0];
@@ -470,10 +535,23 @@ fn with_siblings(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)
                 return true;
             }
             let node = tree.node(k);
-            if !node.is_element() || page.r.span(k).is_none() || at(&page.unlikely, k) {
+            if !node.is_element()
+                || page.r.span(k).is_none()
+                || page.density(k) > 0.5
+                || at(&page.unlikely, k)
+                || is_noise(page, fin, k, title)
+            {
                 return false;
             }
-            if at(fin, k).is_some_and(|s| s >= threshold) {
+            // Alike (the same class as the winner) from a fifth of its score, else from half.
+            let alike = node.attr("class").is_some()
+                && node.attr("class") == tree.node(top.0).attr("class");
+            let bar = if alike {
+                threshold
+            } else {
+                threshold.max(top.1 * 0.5)
+            };
+            if at(fin, k).is_some_and(|s| s >= bar) {
                 return true;
             }
             node.tag() == "p" && len(page.r, k) > 80 && page.density(k) < 0.25
@@ -508,7 +586,8 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
                 page.r.span(i).map_or(0, |s| s.0),
                 page.r.span(i).map_or(0, |s| s.1),
             ));
-            if !h.is_empty() && (title.contains(&h) || h.contains(title)) {
+            let similar = (title.contains(&h) && 2 * h.len() >= title.len()) || h.contains(title);
+            if !h.is_empty() && similar {
                 return true;
             }
         }
@@ -525,13 +604,16 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if weight + at(fin, i).unwrap_or(0.0) < 0.0 {
         return true;
     }
+    let density = page.density(i);
+    if (weight < 25.0 && density > 0.5) || density > 0.7 {
+        return true;
+    }
     let c = at(&page.counts, i);
     if c.commas >= 10 {
         return false;
     }
     let text = len(page.r, i);
     let is_list = matches!(tag, "ul" | "ol") || (text > 0 && c.li_text as f64 / text as f64 > 0.9);
-    let density = page.density(i);
     let p = c.p as f64;
     (c.img > 1 && p / (c.img as f64) < 0.5)
         || (!is_list && c.li > c.p + 1 && density > 0.3)
@@ -567,9 +649,6 @@ fn cleaned(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: usize) -> String {
             continue;
         }
         if is_noise(page, fin, i, &title) {
-            if std::env::var_os("APC_DEBUG_MAIN").is_some() {
-                eprintln!("cut {} {} len {}", tree.node(i).tag(), hints(tree, i), b - a);
-            }
             cuts.push((a, b));
         }
     }

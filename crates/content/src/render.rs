@@ -83,6 +83,7 @@ const BLOCK_TAGS: &[&str] = &[
     "table",
     "ul",
     "caption",
+    "center",
     "legend",
     "menu",
     "search",

@@ -595,7 +595,7 @@ fn para(s: &str) -> T {
 }
 
 #[test]
-fn m1_main_element_wins_and_m3_noise_inside_is_cut() {
+fn m4_noise_inside_the_chosen_part_is_cut() {
     let obs = page(vec![
         ea(
             "nav",
@@ -609,7 +609,7 @@ fn m1_main_element_wins_and_m3_noise_inside_is_cut() {
                     "The first paragraph of the article, long enough to count, with commas, many.",
                 ),
                 ea("nav", &[], vec![para("Breadcrumbs inside main")]),
-                para("The second paragraph of the article is here."),
+                para("The second paragraph of the article is here, and it has a comma."),
             ],
         ),
         e("footer", vec![para("Copyright, legal, privacy, terms")]),
@@ -1064,4 +1064,204 @@ fn u1_a_url_between_4_and_8_kib_is_read_and_the_hub_rule_accepts_it() {
     let r = reading(&drop_on(obs, "Some text"));
     assert!(r.url.len() > 6000);
     assert_eq!(r.check(), Ok(()));
+}
+
+// --- The five failure classes of issue 12 (each also a fixture page, tests/fixtures/reader-*) --
+
+fn prose(n: usize, what: &str) -> String {
+    format!(
+        "{what} sentence {n}, which has commas, goes on for a while, and reads like prose does."
+    )
+}
+
+fn main_of(obs: Observation) -> String {
+    let needle = obs
+        .nodes
+        .iter()
+        .find_map(|n| n.text.clone().filter(|t| t.len() > 20))
+        .unwrap();
+    reading(&drop_on(obs, &needle))
+        .page_text
+        .unwrap_or_default()
+}
+
+#[test]
+fn br_separated_text_is_paragraphs() {
+    // The body is bare text separated by <br><br> inside a div that also holds a block (a
+    // caption); a reader's comment elsewhere is one long paragraph.
+    let mut body = Vec::new();
+    for n in 0..6 {
+        body.push(x(&prose(n, "Story")));
+        body.push(e("br", vec![]));
+        body.push(e("br", vec![]));
+    }
+    body.push(e("center", vec![e("em", vec![x("A photo caption")])]));
+    let obs = page(vec![
+        ea("div", &[("class", "story")], body),
+        e(
+            "div",
+            vec![e(
+                "p",
+                vec![x(
+                    &"A reader writes at length about the story, and more ".repeat(8)
+                )],
+            )],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Story sentence 0") && main.contains("Story sentence 5"),
+        "{main}"
+    );
+    assert!(!main.contains("A reader writes"), "{main}");
+}
+
+#[test]
+fn comment_threads_are_not_candidates() {
+    // One <main> wraps the article and the comment thread; the comments are longer.
+    let comments: Vec<T> = (0..8)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "comment")],
+                vec![para(&prose(n, "Comment"))],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "div",
+                &[("class", "article")],
+                (0..4).map(|n| para(&prose(n, "Article"))).collect(),
+            ),
+            ea("section", &[("id", "comments")], comments),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Article sentence 0") && main.contains("Article sentence 3"),
+        "{main}"
+    );
+    assert!(!main.contains("Comment sentence"), "{main}");
+}
+
+#[test]
+fn related_post_cards_are_cut() {
+    // Several <article> cards of related posts, with teasers, inside the post's own container;
+    // the real body is outside the cards.
+    let card = |n: usize| {
+        ea(
+            "article",
+            &[("class", "card")],
+            vec![
+                e(
+                    "h3",
+                    vec![e("a", vec![x(&format!("Related headline {n}"))])],
+                ),
+                para(&prose(n, "Teaser")),
+            ],
+        )
+    };
+    let obs = page(vec![ea(
+        "div",
+        &[("class", "post")],
+        vec![
+            e("div", (0..5).map(|n| para(&prose(n, "Body"))).collect()),
+            ea(
+                "section",
+                &[("class", "related-posts")],
+                (0..4).map(card).collect(),
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Body sentence 0") && main.contains("Body sentence 4"),
+        "{main}"
+    );
+    assert!(!main.contains("Teaser sentence"), "{main}");
+    assert!(!main.contains("Related headline"), "{main}");
+}
+
+#[test]
+fn headline_lists_are_cut() {
+    // An empty <article>, an <article> holding "Most popular" headline lists, and the body.
+    let list = ea(
+        "ul",
+        &[],
+        (0..8)
+            .map(|n| {
+                e(
+                    "li",
+                    vec![e(
+                        "a",
+                        vec![x(&format!("Popular headline {n}, clicked a lot"))],
+                    )],
+                )
+            })
+            .collect(),
+    );
+    let obs = page(vec![
+        e("article", vec![]),
+        e("article", vec![e("h2", vec![x("Most popular")]), list]),
+        ea(
+            "div",
+            &[("class", "story-body")],
+            (0..4).map(|n| para(&prose(n, "Body"))).collect(),
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Body sentence 0") && main.contains("Body sentence 3"),
+        "{main}"
+    );
+    assert!(!main.contains("Popular headline"), "{main}");
+}
+
+#[test]
+fn link_dense_blocks_lose() {
+    // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
+    let linky: Vec<T> = (0..12)
+        .map(|n| {
+            e(
+                "p",
+                vec![
+                    e(
+                        "a",
+                        vec![x(&format!(
+                            "A long link title number {n}, with commas, here"
+                        ))],
+                    ),
+                    x(" and some plain words."),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![
+        e("article", linky),
+        e("div", (0..3).map(|n| para(&prose(n, "Prose"))).collect()),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Prose sentence 0") && main.contains("Prose sentence 2"),
+        "{main}"
+    );
+    assert!(!main.contains("A long link title"), "{main}");
+}
+
+#[test]
+fn title_heading_is_not_body() {
+    let mut obs = page(vec![e(
+        "div",
+        vec![
+            e("h1", vec![x("Raised beds for tidy gardens")]),
+            para(&prose(0, "Body")),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    obs.title = "Raised beds for tidy gardens | The Garden Site".into();
+    let main = main_of(obs);
+    assert!(main.starts_with("Body sentence 0"), "{main}");
 }
