@@ -37,13 +37,57 @@ var COLLECT_ATTRS = new Set([
 var COLLECT_NO_DESCENT = new Set(["script", "style", "template", "noscript", "head"]);
 
 /**
- * Collects an observation of the page.
+ * Collects an observation of the page, synchronously (one task; on a very large page that task
+ * can be long: prefer collectObservationAsync where the caller can wait).
  * @param {{how: "drop", x: number, y: number} | {how: "selection" | "command"}} request
  * @returns the observation (crates/content/OBSERVATION.md)
  * @throws Error with `.code = "no_selection"` when a selection was asked for and there is none.
  */
 function collectObservation(request) {
+  var job = startCollection(request);
+  job.run(Infinity);
+  return job.finish();
+}
+
+/**
+ * The same observation, collected in slices of at most `sliceMs` (default 8) of main-thread time,
+ * yielding to the page between them, so a huge page is never frozen by one long task. The drop
+ * point, the caret and the selection are read synchronously, before this returns its promise, so
+ * a drop handler can call it from the event and the anchors are those of the event.
+ * @returns Promise of the observation; rejects like collectObservation throws.
+ */
+function collectObservationAsync(request, options) {
+  var job;
+  try {
+    job = startCollection(request);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  var slice = (options && options.sliceMs) || 8;
+  return new Promise(function (resolve, reject) {
+    function step() {
+      try {
+        if (job.run(performance.now() + slice)) resolve(job.finish());
+        else setTimeout(step, 0);
+      } catch (e) {
+        reject(e);
+      }
+    }
+    step();
+  });
+}
+
+// Elements whose content is never shown as text: recorded with their attributes, but their
+// children are not collected (a collection cap: their text can be large, e.g. JSON state
+// carriers, or many nodes, e.g. SVG icons); whether something shows is still decided in Rust.
+var COLLECT_NO_DESCENT_MORE = ["svg", "select", "datalist", "textarea", "iframe", "object", "video",
+  "audio", "canvas"];
+COLLECT_NO_DESCENT_MORE.forEach(function (t) { COLLECT_NO_DESCENT.add(t); });
+
+// Starts a collection: reads the anchors now, walks when run.
+function startCollection(request) {
   var doc = document;
+  var view = doc.defaultView;
   var how = request.how;
   var index = new Map();
   var nodes = [];
@@ -51,6 +95,16 @@ function collectObservation(request) {
   var budgetNodes = COLLECT_MAX_NODES;
   var budgetText = COLLECT_MAX_TEXT;
   var truncated = false;
+  // Read once: layout does not move while the collection runs (a slice boundary may let the page
+  // scroll, which only shifts what `offscreen` compares against by the scroll made meanwhile).
+  var ctx = {
+    view: view,
+    scrollX: view.scrollX,
+    scrollY: view.scrollY,
+    width: view.innerWidth,
+    height: view.innerHeight,
+    checkVisibility: typeof doc.documentElement.checkVisibility === "function",
+  };
 
   // Anchors first: the selection or caret is read before the walk, which does not change them.
   var rawAnchors = [];
@@ -86,7 +140,7 @@ function collectObservation(request) {
       budgetText -= data.length;
       rec = { text: data };
     } else {
-      rec = recordElement(node);
+      rec = recordElement(node, ctx);
       elements.push([node, rec]);
     }
     budgetNodes -= 1;
@@ -95,68 +149,72 @@ function collectObservation(request) {
     return rec;
   }
 
-  // Walks `start`'s subtree in document order (flat tree), adding what is not yet added.
-  function walk(start) {
-    var stack = [start];
+  // Whether the walk goes into an element's children: not into what never shows text, nor into
+  // a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
+  // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
+  function descends(node) {
+    if (node.nodeType !== 1 || COLLECT_NO_DESCENT.has(node.localName)) return false;
+    var rec = nodes[index.get(node)];
+    var s = rec && rec.style;
+    return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
+  }
+
+  // Walks `start`'s subtree in document order (flat tree), adding what is not yet added, until
+  // `deadline` (performance.now()); returns false when it stopped there with work left in `stack`.
+  function walk(stack, deadline) {
+    var n = 0;
     while (stack.length) {
+      if ((++n & 63) === 0 && performance.now() > deadline) return false;
       var node = stack.pop();
       if (budgetNodes <= 0 || budgetText <= 0) {
         truncated = true;
-        return;
+        stack.length = 0;
+        return true;
       }
       if (!index.has(node)) add(node);
-      if (node.nodeType !== 1 || COLLECT_NO_DESCENT.has(node.localName)) continue;
+      if (!descends(node)) continue;
       var kids = flatChildren(node);
       for (var i = kids.length - 1; i >= 0; i--) {
         var k = kids[i];
         if (k.nodeType === 1 || k.nodeType === 3 || k.nodeType === 4) stack.push(k);
       }
     }
+    return true;
   }
 
   var root = doc.documentElement;
-  walk(root);
+  var mainStack = [root];
+  var phase = 0; // 0: main walk, 1: around the pointed nodes, 2: done
 
-  // The pointed nodes' ancestors always, and their neighbourhood from a reserve when the walk ran out.
-  var focusNodes = rawAnchors.map(function (a) { return a.node; });
-  if (pointElement) focusNodes.push(pointElement);
-  budgetNodes = Math.max(budgetNodes, 0) + COLLECT_RESERVE_NODES;
-  budgetText = Math.max(budgetText, 0) + COLLECT_RESERVE_TEXT;
-  focusNodes.forEach(function (n) {
-    var chain = [];
-    for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
-    for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i]);
-  });
-  if (truncated) {
-    // Nearest first: the pointed node's block, then its siblings outward, level by level.
+  function aroundPoint() {
+    // The pointed nodes' ancestors always, and their neighbourhood from a reserve when the walk ran out.
+    var focusNodes = rawAnchors.map(function (a) { return a.node; });
+    if (pointElement) focusNodes.push(pointElement);
+    budgetNodes = Math.max(budgetNodes, 0) + COLLECT_RESERVE_NODES;
+    budgetText = Math.max(budgetText, 0) + COLLECT_RESERVE_TEXT;
     focusNodes.forEach(function (n) {
-      var up = n.nodeType === 1 ? n : flatParent(n);
-      if (up) walk(up);
-      for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
-        var parent = flatParent(up);
-        if (!parent) break;
-        var siblings = flatChildren(parent);
-        var at = Array.prototype.indexOf.call(siblings, up);
-        for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
-          if (at - d >= 0) walk(siblings[at - d]);
-          if (at + d < siblings.length) walk(siblings[at + d]);
-        }
-        up = parent;
-      }
+      var chain = [];
+      for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
+      for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i]);
     });
-  }
-
-  // Children lists, in flat-tree order, of what was collected.
-  for (var e = 0; e < elements.length; e++) {
-    var el = elements[e][0];
-    if (COLLECT_NO_DESCENT.has(el.localName)) continue;
-    var kids = flatChildren(el);
-    var list = [];
-    for (var k = 0; k < kids.length; k++) {
-      var at = index.get(kids[k]);
-      if (at !== undefined) list.push(at);
+    if (truncated) {
+      // Nearest first: the pointed node's block, then its siblings outward, level by level.
+      focusNodes.forEach(function (n) {
+        var up = n.nodeType === 1 ? n : flatParent(n);
+        if (up) walk([up], Infinity);
+        for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
+          var parent = flatParent(up);
+          if (!parent) break;
+          var siblings = flatChildren(parent);
+          var at = Array.prototype.indexOf.call(siblings, up);
+          for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
+            if (at - d >= 0) walk([siblings[at - d]], Infinity);
+            if (at + d < siblings.length) walk([siblings[at + d]], Infinity);
+          }
+          up = parent;
+        }
+      });
     }
-    if (list.length) elements[e][1].kids = list;
   }
 
   function anchor(a) {
@@ -183,24 +241,52 @@ function collectObservation(request) {
     return null;
   }
 
-  var obs = {
-    v: 1,
-    url: String(location.href),
-    title: String(doc.title || ""),
-    lang: root.getAttribute("lang"),
-    how: how,
-    root: 0,
-    nodes: nodes,
-    truncated: truncated,
+  return {
+    // Works until `deadline`; true when the collection is complete.
+    run: function (deadline) {
+      if (phase === 0) {
+        if (!walk(mainStack, deadline)) return false;
+        phase = 1;
+      }
+      if (phase === 1) {
+        aroundPoint();
+        phase = 2;
+      }
+      return true;
+    },
+    finish: function () {
+      // Children lists, in flat-tree order, of what was collected.
+      for (var e = 0; e < elements.length; e++) {
+        var el = elements[e][0];
+        if (COLLECT_NO_DESCENT.has(el.localName)) continue;
+        var kids = flatChildren(el);
+        var list = [];
+        for (var k = 0; k < kids.length; k++) {
+          var at = index.get(kids[k]);
+          if (at !== undefined) list.push(at);
+        }
+        if (list.length) elements[e][1].kids = list;
+      }
+      var obs = {
+        v: 1,
+        url: String(location.href),
+        title: String(doc.title || ""),
+        lang: root.getAttribute("lang"),
+        how: how,
+        root: 0,
+        nodes: nodes,
+        truncated: truncated,
+      };
+      if (how === "drop") {
+        var caretAnchor = rawAnchors.length ? anchor(rawAnchors[0]) : null;
+        var elementAt = pointElement ? index.get(pointElement) : undefined;
+        obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
+      } else {
+        obs.selection = { start: anchor(selection[0]), end: anchor(selection[1]) };
+      }
+      return obs;
+    },
   };
-  if (how === "drop") {
-    var caretAnchor = rawAnchors.length ? anchor(rawAnchors[0]) : null;
-    var elementAt = pointElement ? index.get(pointElement) : undefined;
-    obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
-  } else {
-    obs.selection = { start: anchor(selection[0]), end: anchor(selection[1]) };
-  }
-  return obs;
 }
 
 function caretAt(doc, x, y) {
@@ -233,7 +319,21 @@ function flatParent(node) {
   return p && p.nodeType === 1 ? p : null;
 }
 
-function recordElement(el) {
+// A computed color with alpha 0 ("transparent", rgba(…, 0), color(… / 0)).
+function alphaZero(color) {
+  if (!color) return false;
+  if (color === "transparent") return true;
+  var slash = /\/\s*([0-9.]+%?)\s*\)$/.exec(color); // color(srgb 0 0 0 / 0), oklch(… / 0)
+  if (slash) return parseFloat(slash[1]) === 0;
+  var rgba = /^rgba\(([^)]*)\)$/.exec(color); // rgba(0, 0, 0, 0): the fourth value
+  if (rgba) {
+    var parts = rgba[1].split(",");
+    return parts.length === 4 && parseFloat(parts[3]) === 0;
+  }
+  return false;
+}
+
+function recordElement(el, ctx) {
   var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
   var attrs = null;
   var list = el.attributes;
@@ -246,9 +346,11 @@ function recordElement(el) {
     }
   }
   if (attrs) rec.attrs = attrs;
-  var cs = el.ownerDocument.defaultView.getComputedStyle(el);
+  var cs = ctx.view.getComputedStyle(el);
   if (!cs) return rec;
   var style = { display: cs.display };
+  rec.style = style;
+  if (style.display === "none") return rec; // nothing else matters: nothing in it renders
   if (cs.visibility !== "visible") style.visibility = cs.visibility;
   var ws = cs.whiteSpace || cs.whiteSpaceCollapse;
   if (ws && ws !== "normal" && ws !== "nowrap") style.white_space = ws;
@@ -256,23 +358,33 @@ function recordElement(el) {
   if (cv && cv !== "visible") style.content_visibility = cv;
   if (cs.opacity === "0") style.opacity0 = true;
   if (parseFloat(cs.fontSize) === 0) style.font0 = true;
-  if (cs.overflowX !== "visible" || cs.overflowY !== "visible" ||
-      (cs.clip && cs.clip !== "auto") || (cs.clipPath && cs.clipPath !== "none")) {
-    style.clips = true;
-  }
-  if (el.getClientRects().length === 0) {
+  if (alphaZero(cs.color) && alphaZero(cs.webkitTextFillColor || cs.color)) style.color0 = true;
+  var clipPath = cs.clipPath;
+  if (clipPath && clipPath !== "none") style.clip_path = String(clipPath).slice(0, 256);
+  var clips = cs.overflowX !== "visible" || cs.overflowY !== "visible" ||
+    (cs.clip && cs.clip !== "auto") || !!style.clip_path;
+  if (clips) style.clips = true;
+  // Boxes: whether there is one, and (only where it can matter: a clipping, positioned or
+  // transformed box) its size and place. Layout is read, never changed.
+  var hasBox = ctx.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0;
+  if (!hasBox) {
     style.no_box = true;
-  } else {
+    return rec;
+  }
+  var position = cs.position;
+  if (clips || position !== "static" || cs.transform !== "none" || cs.float !== "none") {
     var r = el.getBoundingClientRect();
-    var view = el.ownerDocument.defaultView;
-    if (r.width <= 1 && r.height <= 1) style.zero_size = true;
-    if (r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0 ||
-        (cs.position === "fixed" &&
-          (r.right <= 0 || r.bottom <= 0 || r.left >= view.innerWidth || r.top >= view.innerHeight))) {
+    // No area: a side at most 1 px (what clips to it shows nothing).
+    if (r.width <= 1 || r.height <= 1) style.zero_size = true;
+    // Wholly left of or above the page (a box at the very edge with no extent there is not).
+    var left = r.right + ctx.scrollX <= 0 && r.left + ctx.scrollX < 0;
+    var above = r.bottom + ctx.scrollY <= 0 && r.top + ctx.scrollY < 0;
+    if (left || above ||
+        (position === "fixed" &&
+          (r.right <= 0 || r.bottom <= 0 || r.left >= ctx.width || r.top >= ctx.height))) {
       style.offscreen = true;
     }
   }
-  rec.style = style;
   return rec;
 }
 

@@ -31,6 +31,8 @@ pub const MAX_ATTRS: usize = 32;
 pub const MAX_ATTR_BYTES: usize = 8 * 1024;
 /// Most bytes of a tag or attribute name, or of a recorded style word.
 pub const MAX_NAME_BYTES: usize = 64;
+/// Most bytes of a recorded style value that is not a keyword (`clip_path`).
+pub const MAX_STYLE_VALUE_BYTES: usize = 256;
 /// Most bytes of the page URL.
 pub const MAX_URL_BYTES: usize = 8 * 1024;
 /// Most bytes of the raw title and lang strings before they are cleaned and capped.
@@ -122,6 +124,12 @@ pub struct Style {
     /// outside the viewport).
     #[serde(default)]
     pub offscreen: bool,
+    /// The computed text color (and fill color) is fully transparent.
+    #[serde(default)]
+    pub color0: bool,
+    /// Computed `clip-path` when not `none` (e.g. `inset(50%)`).
+    #[serde(default)]
+    pub clip_path: Option<String>,
 }
 
 /// A position in the tree. On a text node, `offset` counts UTF-16 code units into its text (as the
@@ -240,6 +248,10 @@ impl Observation {
                         if words
                             .iter()
                             .any(|w| w.as_ref().is_some_and(|w| w.len() > MAX_NAME_BYTES))
+                            || style
+                                .clip_path
+                                .as_ref()
+                                .is_some_and(|c| c.len() > MAX_STYLE_VALUE_BYTES)
                         {
                             return Err(ContentError::Malformed(format!("node {i}: bad style")));
                         }

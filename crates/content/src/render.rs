@@ -9,9 +9,11 @@
 //!   `application/ld+json`, any non-JS script type) never count.
 //! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert`, `data-apc-ui` (the extension's own
 //!   UI), `display: none`, `content-visibility: hidden`, opacity 0, no box (except
-//!   `display: contents`), off-screen, or a box of at most 1×1 px that clips its overflow.
-//! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, or font size 0
-//!   (these inherit but a child can override them, so they are judged per text node).
+//!   `display: contents`), off-screen, a box with a side of at most 1 px that clips its
+//!   overflow, or a `clip-path` that leaves nothing (`inset(50%)`, `circle(0)`).
+//! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
+//!   or a fully transparent text color (these inherit but a child can override them, so they are
+//!   judged per text node).
 //! - R4 whitespace collapses as rendered text does: runs of spaces, tabs and newlines become one
 //!   space; none at the start or end of a line; `pre`, `pre-wrap` and `break-spaces` keep all of it;
 //!   `pre-line` keeps newlines. Block boundaries become one newline (`p`: a blank line), table cells
@@ -147,11 +149,50 @@ pub(crate) fn hides_subtree(node: &Node) -> bool {
         || (s.no_box && lay != Layout::Contents)
         || s.offscreen
         || (s.zero_size && s.clips && lay != Layout::Contents)
+        || s.clip_path.as_deref().is_some_and(clips_everything)
+}
+
+/// R2: a `clip-path` that leaves nothing of the box: an `inset()` whose opposite sides meet
+/// (percentages adding up to 100 % or more: `inset(50%)`), or a circle or ellipse of radius 0.
+pub(crate) fn clips_everything(clip_path: &str) -> bool {
+    let v = clip_path.trim().to_ascii_lowercase();
+    if let Some(args) = v.strip_prefix("inset(") {
+        let args = args
+            .split(" round ")
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(')');
+        let pct: Vec<Option<f64>> = args
+            .split_ascii_whitespace()
+            .map(|a| a.strip_suffix('%').and_then(|n| n.parse::<f64>().ok()))
+            .collect();
+        // CSS box shorthand: 1 to 4 values (top, right, bottom, left).
+        let (t, r, b, l) = match pct.as_slice() {
+            [a] => (*a, *a, *a, *a),
+            [a, b] => (*a, *b, *a, *b),
+            [a, b, c] => (*a, *b, *c, *b),
+            [a, b, c, d] => (*a, *b, *c, *d),
+            _ => return false,
+        };
+        let meets =
+            |x: Option<f64>, y: Option<f64>| matches!((x, y), (Some(x), Some(y)) if x + y >= 100.0);
+        return meets(t, b) || meets(r, l);
+    }
+    for shape in ["circle(", "ellipse("] {
+        if let Some(args) = v.strip_prefix(shape) {
+            let first = args.split_ascii_whitespace().next().unwrap_or("");
+            let first = first.trim_end_matches(')');
+            return matches!(first, "0" | "0px" | "0%");
+        }
+    }
+    false
 }
 
 /// R3: text directly in this element is not drawn.
 fn hides_own_text(style: Option<&Style>) -> bool {
-    style.is_some_and(|s| s.font0 || s.visibility.as_deref().is_some_and(|v| v != "visible"))
+    style.is_some_and(|s| {
+        s.font0 || s.color0 || s.visibility.as_deref().is_some_and(|v| v != "visible")
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1265,3 +1265,71 @@ fn title_heading_is_not_body() {
     let main = main_of(obs);
     assert!(main.starts_with("Body sentence 0"), "{main}");
 }
+
+// --- Visibility facts added for issue 12 -------------------------------------------------------
+
+#[test]
+fn r2_a_clip_path_that_leaves_nothing_hides_the_subtree() {
+    for (clip, hidden) in [
+        ("inset(50%)", true),
+        ("inset(0 50% 0 50%)", true),
+        ("inset(50% 0)", true),
+        ("inset(10% 20%)", false),
+        ("circle(0px at 50% 50%)", true),
+        ("circle(40%)", false),
+        ("polygon(0 0, 100% 0, 100% 100%)", false),
+    ] {
+        let text = visible_text(vec![
+            es(
+                "div",
+                Style {
+                    display: Some("block".into()),
+                    clips: true,
+                    clip_path: Some(clip.into()),
+                    ..Style::default()
+                },
+                vec![x("CLIPPED")],
+            ),
+            para("shown"),
+        ]);
+        assert_eq!(!text.contains("CLIPPED"), hidden, "{clip}: {text}");
+    }
+}
+
+#[test]
+fn r2_a_box_with_one_side_of_zero_that_clips_hides_and_one_that_does_not_clip_shows() {
+    let zero = |clips: bool| Style {
+        display: Some("block".into()),
+        zero_size: true,
+        clips,
+        ..Style::default()
+    };
+    let text = visible_text(vec![
+        es("div", zero(true), vec![x("HEIGHT0-HIDDEN")]),
+        es(
+            "div",
+            zero(false),
+            vec![e("a", vec![x("float links show")])],
+        ),
+    ]);
+    assert!(!text.contains("HEIGHT0-HIDDEN"), "{text}");
+    assert!(text.contains("float links show"), "{text}");
+}
+
+#[test]
+fn r3_transparent_text_is_hidden_but_a_colored_child_shows() {
+    let text = visible_text(vec![es(
+        "p",
+        Style {
+            display: Some("block".into()),
+            color0: true,
+            ..Style::default()
+        },
+        vec![
+            x("TRANSPARENT"),
+            es("span", disp("inline"), vec![x("colored")]),
+        ],
+    )]);
+    assert!(!text.contains("TRANSPARENT"), "{text}");
+    assert!(text.contains("colored"), "{text}");
+}
