@@ -129,7 +129,9 @@ function startCollection(request) {
     rawAnchors.push(selection[0], selection[1]);
   }
 
-  function add(node) {
+  var wsOf = []; // each element's white-space, for its children's records
+  var reorder = false; // nodes were added out of document order: rebuild `kids` at the end
+  function add(node, parentAt) {
     var rec;
     if (node.nodeType === 3 || node.nodeType === 4) {
       var data = node.data;
@@ -140,50 +142,85 @@ function startCollection(request) {
       budgetText -= data.length;
       rec = { text: data };
     } else {
-      rec = recordElement(node, ctx);
+      rec = recordElement(node, ctx, parentAt >= 0 && wsOf[parentAt] !== undefined ? wsOf[parentAt] : "normal");
       elements.push([node, rec]);
+      wsOf[nodes.length] = ctx.ws;
     }
     budgetNodes -= 1;
-    index.set(node, nodes.length);
+    var at = nodes.length;
+    index.set(node, at);
     nodes.push(rec);
-    return rec;
+    if (parentAt >= 0) {
+      var parent = nodes[parentAt];
+      if (parent.kids) parent.kids.push(at);
+      else parent.kids = [at];
+    }
+    return at;
   }
 
   // Whether the walk goes into an element's children: not into what never shows text, nor into
   // a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
   // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
-  function descends(node) {
-    if (node.nodeType !== 1 || COLLECT_NO_DESCENT.has(node.localName)) return false;
-    var rec = nodes[index.get(node)];
-    var s = rec && rec.style;
+  function descends(node, at) {
+    if (COLLECT_NO_DESCENT.has(node.localName)) return false;
+    var s = nodes[at].style;
     return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
   }
 
-  // Walks `start`'s subtree in document order (flat tree), adding what is not yet added, until
-  // `deadline` (performance.now()); returns false when it stopped there with work left in `stack`.
-  function walk(stack, deadline) {
+  // The walk's work list, in three parallel stacks: a node, the index of its (flat) parent, and
+  // whether its next siblings follow it (false for a slot's assigned nodes, listed one by one).
+  var stackNode = [];
+  var stackParent = [];
+  var stackSiblings = [];
+  function push(node, parentAt, siblings) {
+    stackNode.push(node);
+    stackParent.push(parentAt);
+    stackSiblings.push(siblings);
+  }
+
+  // Walks in document order (flat tree), adding what is not yet added, until `deadline`
+  // (performance.now()); false when it stopped there with work left.
+  function walk(deadline) {
     var n = 0;
-    while (stack.length) {
+    while (stackNode.length) {
       if ((++n & 63) === 0 && performance.now() > deadline) return false;
-      var node = stack.pop();
       if (budgetNodes <= 0 || budgetText <= 0) {
         truncated = true;
-        stack.length = 0;
+        stackNode.length = stackParent.length = stackSiblings.length = 0;
         return true;
       }
-      if (!index.has(node)) add(node);
-      if (!descends(node)) continue;
-      var kids = flatChildren(node);
-      for (var i = kids.length - 1; i >= 0; i--) {
-        var k = kids[i];
-        if (k.nodeType === 1 || k.nodeType === 3 || k.nodeType === 4) stack.push(k);
+      var node = stackNode.pop();
+      var parentAt = stackParent.pop();
+      if (stackSiblings.pop() && node.nextSibling) push(node.nextSibling, parentAt, true);
+      var type = node.nodeType;
+      if (type !== 1 && type !== 3 && type !== 4) continue;
+      var at = index.get(node);
+      if (at === undefined) at = add(node, parentAt);
+      if (type !== 1 || !descends(node, at)) continue;
+      if (node.shadowRoot) {
+        if (node.shadowRoot.firstChild) push(node.shadowRoot.firstChild, at, true);
+      } else if (node.localName === "slot" && typeof node.assignedNodes === "function" &&
+          node.assignedNodes().length) {
+        var assigned = node.assignedNodes();
+        for (var i = assigned.length - 1; i >= 0; i--) push(assigned[i], at, false);
+      } else if (node.firstChild) {
+        push(node.firstChild, at, true);
       }
     }
     return true;
   }
 
+  // Walks `start`'s subtree completely (the reserve around the pointed nodes).
+  function walkAll(start) {
+    var p = flatParent(start);
+    var pAt = p ? index.get(p) : undefined;
+    push(start, pAt === undefined ? -1 : pAt, false);
+    reorder = true;
+    walk(Infinity);
+  }
+
   var root = doc.documentElement;
-  var mainStack = [root];
+  push(root, -1, false);
   var phase = 0; // 0: main walk, 1: around the pointed nodes, 2: done
 
   function aroundPoint() {
@@ -195,21 +232,26 @@ function startCollection(request) {
     focusNodes.forEach(function (n) {
       var chain = [];
       for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
-      for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i]);
+      for (var i = chain.length - 1; i >= 0; i--) {
+        if (!index.has(chain[i])) {
+          add(chain[i], -1);
+          reorder = true;
+        }
+      }
     });
     if (truncated) {
       // Nearest first: the pointed node's block, then its siblings outward, level by level.
       focusNodes.forEach(function (n) {
         var up = n.nodeType === 1 ? n : flatParent(n);
-        if (up) walk([up], Infinity);
+        if (up) walkAll(up);
         for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
           var parent = flatParent(up);
           if (!parent) break;
           var siblings = flatChildren(parent);
           var at = Array.prototype.indexOf.call(siblings, up);
           for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
-            if (at - d >= 0) walk([siblings[at - d]], Infinity);
-            if (at + d < siblings.length) walk([siblings[at + d]], Infinity);
+            if (at - d >= 0) walkAll(siblings[at - d]);
+            if (at + d < siblings.length) walkAll(siblings[at + d]);
           }
           up = parent;
         }
@@ -245,7 +287,7 @@ function startCollection(request) {
     // Works until `deadline`; true when the collection is complete.
     run: function (deadline) {
       if (phase === 0) {
-        if (!walk(mainStack, deadline)) return false;
+        if (!walk(deadline)) return false;
         phase = 1;
       }
       if (phase === 1) {
@@ -255,8 +297,9 @@ function startCollection(request) {
       return true;
     },
     finish: function () {
-      // Children lists, in flat-tree order, of what was collected.
-      for (var e = 0; e < elements.length; e++) {
+      // Children lists, in flat-tree order, of what was collected: the walk made them as it went;
+      // when the reserve added nodes out of order, they are made again from the tree.
+      for (var e = 0; reorder && e < elements.length; e++) {
         var el = elements[e][0];
         if (COLLECT_NO_DESCENT.has(el.localName)) continue;
         var kids = flatChildren(el);
@@ -266,6 +309,7 @@ function startCollection(request) {
           if (at !== undefined) list.push(at);
         }
         if (list.length) elements[e][1].kids = list;
+        else delete elements[e][1].kids;
       }
       var obs = {
         v: 1,
@@ -333,58 +377,99 @@ function alphaZero(color) {
   return false;
 }
 
-function recordElement(el, ctx) {
-  var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
-  var attrs = null;
-  var list = el.attributes;
-  for (var i = 0, n = 0; list && i < list.length && n < COLLECT_MAX_ATTRS; i++) {
-    var name = list[i].name;
-    if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
-      attrs = attrs || {};
-      attrs[name] = String(list[i].value).slice(0, COLLECT_MAX_ATTR);
-      n++;
+// Whether an element has a text child with something other than whitespace: only those need the
+// inherited facts that hide text (R3 is judged on a text node's parent).
+function bearsText(el) {
+  for (var c = (el.shadowRoot || el).firstChild; c; c = c.nextSibling) {
+    if (c.nodeType !== 3 && c.nodeType !== 4) continue;
+    var d = c.data;
+    for (var i = 0; i < d.length; i++) {
+      var ch = d.charCodeAt(i);
+      if (ch !== 32 && ch !== 10 && ch !== 9 && ch !== 13 && ch !== 12) return true;
     }
   }
-  if (attrs) rec.attrs = attrs;
+  return false;
+}
+
+// The facts of one element. Each computed-style read costs (a string made per property), so
+// only what a rule reads is read, and only where it can matter.
+// Inherited facts that hide text only: judged on the text's own parent (R3).
+function readTextFacts(cs, style) {
+  if (cs.visibility !== "visible") style.visibility = cs.visibility;
+  if (parseFloat(cs.fontSize) === 0) style.font0 = true;
+  if (alphaZero(cs.color) && alphaZero(cs.webkitTextFillColor || cs.color)) style.color0 = true;
+}
+
+// Tags that are inline phrasing content by default: unless CSS makes them something else, only
+// their display and the facts that hide their own text are read (see recordElement).
+var PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i",
+  "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+  "font", "del", "ins", "br", "wbr", "label"]);
+
+// The facts of one element; `parentWs` is the parent's white-space (what "missing" means); sets
+// ctx.ws to this element's own.
+function recordElement(el, ctx, parentWs) {
+  ctx.ws = parentWs;
+  var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
+  var list = el.attributes;
+  if (list && list.length) {
+    var attrs = null;
+    for (var i = 0, n = 0; i < list.length && n < COLLECT_MAX_ATTRS; i++) {
+      var name = list[i].name;
+      if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
+        attrs = attrs || {};
+        attrs[name] = String(list[i].value).slice(0, COLLECT_MAX_ATTR);
+        n++;
+      }
+    }
+    if (attrs) rec.attrs = attrs;
+  }
   var cs = ctx.view.getComputedStyle(el);
   if (!cs) return rec;
   var style = { display: cs.display };
   rec.style = style;
   if (style.display === "none") return rec; // nothing else matters: nothing in it renders
-  if (cs.visibility !== "visible") style.visibility = cs.visibility;
-  var ws = cs.whiteSpace || cs.whiteSpaceCollapse;
-  if (ws && ws !== "normal" && ws !== "nowrap") style.white_space = ws;
+  var bears = bearsText(el);
+  // Inline phrasing elements (links, emphasis, spans) that stay inline: what hides a subtree or
+  // changes whitespace is almost never set on them, so only what hides their own text is read.
+  // Their white-space is the parent's (Rust inherits it when none is written).
+  if (style.display === "inline" && PHRASING.has(rec.tag)) {
+    if (bears) readTextFacts(cs, style);
+    return rec;
+  }
+  if (cs.opacity === "0") style.opacity0 = true;
   var cv = cs.contentVisibility;
   if (cv && cv !== "visible") style.content_visibility = cv;
-  if (cs.opacity === "0") style.opacity0 = true;
-  if (parseFloat(cs.fontSize) === 0) style.font0 = true;
-  if (alphaZero(cs.color) && alphaZero(cs.webkitTextFillColor || cs.color)) style.color0 = true;
+  // white-space is written where it differs from the parent's (missing means inherited).
+  var ws = cs.whiteSpace || cs.whiteSpaceCollapse || "normal";
+  if (ws === "nowrap") ws = "normal";
+  if (ws !== parentWs) style.white_space = ws;
+  ctx.ws = ws;
+  if (bears) readTextFacts(cs, style);
   var clipPath = cs.clipPath;
   if (clipPath && clipPath !== "none") style.clip_path = String(clipPath).slice(0, 256);
-  var clips = cs.overflowX !== "visible" || cs.overflowY !== "visible" ||
-    (cs.clip && cs.clip !== "auto") || !!style.clip_path;
-  if (clips) style.clips = true;
-  // Boxes: whether there is one, and (only where it can matter: a clipping, positioned or
-  // transformed box) its size and place. Layout is read, never changed.
+  var overflow = cs.overflow;
+  if ((overflow && overflow !== "visible") || style.clip_path) style.clips = true;
+  // Boxes: whether there is one, its size and its place. Layout is read, never changed.
   var hasBox = ctx.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0;
   if (!hasBox) {
     style.no_box = true;
     return rec;
   }
+  // Where the box is: only a clipping or positioned box can be of no area or out of the page by
+  // itself (a static box out of the page is inside one that is).
   var position = cs.position;
-  if (clips || position !== "static" || cs.transform !== "none" || cs.float !== "none") {
-    var r = el.getBoundingClientRect();
-    // No area: a side at most 1 px (what clips to it shows nothing).
-    if (r.width <= 1 || r.height <= 1) style.zero_size = true;
-    // Wholly left of or above the page (a box at the very edge with no extent there is not).
-    var left = r.right + ctx.scrollX <= 0 && r.left + ctx.scrollX < 0;
-    var above = r.bottom + ctx.scrollY <= 0 && r.top + ctx.scrollY < 0;
-    if (left || above ||
-        (position === "fixed" &&
-          (r.right <= 0 || r.bottom <= 0 || r.left >= ctx.width || r.top >= ctx.height))) {
-      style.offscreen = true;
-    }
+  if (!style.clips && position === "static") return rec;
+  var r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) {
+    style.zero_size = true; // no area: a side of at most 1 px (what clips to it shows nothing)
+    if (!style.clips && cs.clip && cs.clip !== "auto") style.clips = true; // clip: rect(…)
   }
+  // Wholly left of or above the page (a box at the very edge with no extent there is not).
+  var left = r.right + ctx.scrollX <= 0 && r.left + ctx.scrollX < 0;
+  var above = r.bottom + ctx.scrollY <= 0 && r.top + ctx.scrollY < 0;
+  var outOfView = r.right <= 0 || r.bottom <= 0 || r.left >= ctx.width || r.top >= ctx.height;
+  if (left || above || (outOfView && position === "fixed")) style.offscreen = true;
   return rec;
 }
 

@@ -209,11 +209,9 @@ fn ws_mode(style: Option<&Style>, inherited: Ws) -> Ws {
         }
         Some("pre-line" | "preserve-breaks") => Ws::PreLine,
         Some("normal" | "nowrap" | "collapse") => Ws::Collapse,
-        Some(_) => inherited,
-        // The collector writes white-space only when it is not normal; the computed value inherits,
-        // so a missing value on an element whose style was read means normal.
-        None if style.is_some() => Ws::Collapse,
-        None => inherited,
+        // The collector writes white-space where it differs from the parent's: missing (or a
+        // value not known here) means the parent's.
+        Some(_) | None => inherited,
     }
 }
 
