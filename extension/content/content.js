@@ -429,6 +429,9 @@ function recordElement(el, ctx, parentWs) {
   var style = { display: cs.display };
   rec.style = style;
   if (style.display === "none") return rec; // nothing else matters: nothing in it renders
+  // An element with nothing inside to show (an image, a line break, an input, an empty box, an
+  // icon): its display is all a rule reads.
+  if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
   var bears = bearsText(el);
   // Inline phrasing elements (links, emphasis, spans) that stay inline: what hides a subtree or
   // changes whitespace is almost never set on them, so only what hides their own text is read.
