@@ -54,6 +54,7 @@ function collectObservation(request) {
  * yielding to the page between them, so a huge page is never frozen by one long task. The drop
  * point, the caret and the selection are read synchronously, before this returns its promise, so
  * a drop handler can call it from the event and the anchors are those of the event.
+ * `options.onSlice(ms)`, if given, hears how long each slice took (for benchmarks).
  * @returns Promise of the observation; rejects like collectObservation throws.
  */
 function collectObservationAsync(request, options) {
@@ -64,10 +65,15 @@ function collectObservationAsync(request, options) {
     return Promise.reject(e);
   }
   var slice = (options && options.sliceMs) || 8;
+  var onSlice = options && typeof options.onSlice === "function" ? options.onSlice : null;
   return new Promise(function (resolve, reject) {
     function step() {
+      var start = performance.now();
       try {
-        if (job.run(performance.now() + slice)) resolve(job.finish());
+        var done = job.run(start + slice);
+        var obs = done ? job.finish() : null;
+        if (onSlice) onSlice(performance.now() - start); // how long this task took (benchmarks)
+        if (done) resolve(obs);
         else setTimeout(step, 0);
       } catch (e) {
         reject(e);
@@ -147,6 +153,7 @@ function startCollection(request) {
       wsOf[nodes.length] = ctx.ws;
     }
     budgetNodes -= 1;
+    if (phase > 0) reorder = true; // added by the reserve, out of document order
     var at = nodes.length;
     index.set(node, at);
     nodes.push(rec);
@@ -215,7 +222,6 @@ function startCollection(request) {
     var p = flatParent(start);
     var pAt = p ? index.get(p) : undefined;
     push(start, pAt === undefined ? -1 : pAt, false);
-    reorder = true;
     walk(Infinity);
   }
 
@@ -232,12 +238,7 @@ function startCollection(request) {
     focusNodes.forEach(function (n) {
       var chain = [];
       for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
-      for (var i = chain.length - 1; i >= 0; i--) {
-        if (!index.has(chain[i])) {
-          add(chain[i], -1);
-          reorder = true;
-        }
-      }
+      for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i], -1);
     });
     if (truncated) {
       // Nearest first: the pointed node's block, then its siblings outward, level by level.
