@@ -20,7 +20,10 @@
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
 //!   `button`, navigation-like roles, parts whose class or id says comments, replies, related
 //!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`), the heading that
-//!   repeats the page's title, and containers (div, section, lists, tables, header) that the
+//!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
+//!   all link (`link_only_promotions_are_cut`) or start by pointing elsewhere ("Related:",
+//!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
+//!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
@@ -113,6 +116,23 @@ const NOISE_ROLES: &[&str] = &[
     "alertdialog",
 ];
 const MIN_PARAGRAPH_BYTES: usize = 25;
+/// How a short block that points elsewhere starts (M4; English only).
+const PROMO_PREFIXES: &[&str] = &[
+    "related:",
+    "related post",
+    "related article",
+    "related stories",
+    "read more",
+    "more:",
+    "see also:",
+    "sign up",
+    "subscribe",
+    "click here",
+    "you may also like",
+    "also read",
+    "don't miss",
+    "recommended:",
+];
 
 /// `v[i]`, or the default when `i` is out of range.
 fn at<T: Copy + Default>(v: &[T], i: usize) -> T {
@@ -574,6 +594,26 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let node = tree.node(i);
     let tag = node.tag();
     if noise_by_kind(tree, i) || strongly_negative(tree, i) {
+        return true;
+    }
+    // Captions and credits describe a picture, not the text.
+    if tag == "figcaption" || {
+        let h = hints(tree, i);
+        h.contains("caption") || h.contains("credit")
+    } {
+        return true;
+    }
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim();
+    // A short block that is all link: a promotion of another page ("READ MORE ON …").
+    if !is_heading(tag) && is_block(layout(node)) && text.len() < 160 && page.density(i) > 0.9 {
+        return true;
+    }
+    // A short block that says it is a pointer elsewhere.
+    if text.len() < 200 && is_block(layout(node)) && {
+        let low = text.to_lowercase();
+        PROMO_PREFIXES.iter().any(|p| low.starts_with(p))
+    } {
         return true;
     }
     if is_heading(tag) {

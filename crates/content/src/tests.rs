@@ -1333,3 +1333,66 @@ fn r3_transparent_text_is_hidden_but_a_colored_child_shows() {
     assert!(!text.contains("TRANSPARENT"), "{text}");
     assert!(text.contains("colored"), "{text}");
 }
+
+#[test]
+fn captions_are_cut() {
+    let obs = page(vec![e(
+        "div",
+        vec![
+            para(&prose(0, "Body")),
+            e(
+                "figure",
+                vec![e("figcaption", vec![x("FIGCAPTION: the harbour at dawn")])],
+            ),
+            ea(
+                "span",
+                &[("class", "image-credit")],
+                vec![x("CREDIT Getty Images")],
+            ),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 1"), "{main}");
+    assert!(
+        !main.contains("FIGCAPTION") && !main.contains("CREDIT"),
+        "{main}"
+    );
+}
+
+#[test]
+fn link_only_promotions_are_cut() {
+    let obs = page(vec![e(
+        "div",
+        vec![
+            para(&prose(0, "Body")),
+            e(
+                "p",
+                vec![e("a", vec![x("READ MORE ON THE SITE BY CLICKING HERE")])],
+            ),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 1"), "{main}");
+    assert!(!main.contains("READ MORE ON THE SITE"), "{main}");
+}
+
+#[test]
+fn pointer_blocks_are_cut() {
+    let obs = page(vec![e(
+        "div",
+        vec![
+            para(&prose(0, "Body")),
+            e("p", vec![x("Related: "), e("a", vec![x("Another story")])]),
+            para("Sign up for our newsletter today."),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 1"), "{main}");
+    assert!(
+        !main.contains("Another story") && !main.contains("newsletter"),
+        "{main}"
+    );
+}
