@@ -17,13 +17,20 @@
 //!   pointed text, as an outline: `["Guide", "Install", "Linux"]`);
 //! - the context (C1: up to [`CONTEXT_CHARS`] characters of visible text each side, cut at a word
 //!   boundary);
-//! - the main text ([`main_text`](crate::main_text) rules M1–M4, in the class of Readability),
-//!   cut so the reading's JSON fits [`READING_MAX_BYTES`], with `truncated: true` when cut;
+//! - the main text ([`main_text`](crate::main_text) rules M1–M5: paragraphs, scoring, siblings,
+//!   cleaning, fallback; measured against Readability.js by `scripts/bench.sh`), cut so the
+//!   reading's JSON fits [`READING_MAX_BYTES`], with `truncated: true` when cut;
+//! - the one rule set for a reading (`apc_core::reading_rules`, `PageReading::check`), which the
+//!   hub applies too: every reading built here passes it;
 //! - the page facts (U1: the URL must be http(s), credentials are removed; U2: title and lang are
 //!   stripped of control characters and capped; a lang that is not a language tag is dropped).
 //!
 //! A hostile page controls every value in an observation. Malformed or oversized input is a
-//! [`ContentError`], never a panic, and the work is linear in the observation's size.
+//! [`ContentError`], never a panic: positions in the rendered text come from its one writer and
+//! only grow by whole characters, and the crate denies `clippy::indexing_slicing` and
+//! `clippy::string_slice` (every index and slice is checked). A property test
+//! (`src/proptests.rs`) runs arbitrary observations through `Observation::from_json` +
+//! `build_reading` in `cargo test`.
 //! Page text is data, never instructions: nothing here interprets it.
 
 #![deny(clippy::indexing_slicing, clippy::string_slice)]
