@@ -132,6 +132,22 @@ const PROMO_PREFIXES: &[&str] = &[
     "also read",
     "don't miss",
     "recommended:",
+    "filed under",
+    "tags:",
+    "share this",
+    "like this story",
+    "tell us what you think",
+    "have a tip",
+    "leave a reply",
+    "leave a comment",
+];
+/// What a block that only heads the comments says (M4), compared on its whole trimmed text.
+const COMMENT_HEADINGS: &[&str] = &[
+    "comments",
+    "comment",
+    "0 comments",
+    "no comments",
+    "replies",
 ];
 
 /// `v[i]`, or the default when `i` is out of range.
@@ -607,6 +623,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let text = page.r.slice(a, b).trim();
     // A short block that is all link: a promotion of another page ("READ MORE ON …").
     if !is_heading(tag) && is_block(layout(node)) && text.len() < 160 && page.density(i) > 0.9 {
+        return true;
+    }
+    if is_block(layout(node)) && COMMENT_HEADINGS.contains(&text.to_lowercase().as_str()) {
         return true;
     }
     // A short block that says it is a pointer elsewhere.
