@@ -1387,12 +1387,18 @@ fn pointer_blocks_are_cut() {
             e("p", vec![x("Related: "), e("a", vec![x("Another story")])]),
             para("Sign up for our newsletter today."),
             para(&prose(1, "Body")),
+            para("Filed under: Harbours, Storms"),
+            e("h3", vec![x("Comments")]),
         ],
     )]);
     let main = main_of(obs);
     assert!(main.contains("Body sentence 1"), "{main}");
     assert!(
         !main.contains("Another story") && !main.contains("newsletter"),
+        "{main}"
+    );
+    assert!(
+        !main.contains("Filed under") && !main.contains("Comments"),
         "{main}"
     );
 }
