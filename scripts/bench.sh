@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 out=docs/BENCHMARKS.md
+load_start=$(cut -d" " -f1-3 /proc/loadavg)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -39,6 +40,7 @@ done
   echo "| date (UTC) | $(date -u +%Y-%m-%dT%H:%MZ) |"
   echo "| commit | $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs/BENCHMARKS.md' || echo ' (with local changes)') |"
   echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') × $(nproc) |"
+  echo "| load average (1/5/15 min) at start, at end | $load_start, $(cut -d" " -f1-3 /proc/loadavg) |"
   echo "| memory | $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) |"
   echo "| OS | $(. /etc/os-release && echo "$PRETTY_NAME") $(uname -r) |"
   echo "| Chromium | $(/usr/bin/chromium --version 2>/dev/null | head -1) |"
