@@ -434,10 +434,12 @@ function recordElement(el, ctx, parentWs) {
   // icon): its display is all a rule reads.
   if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
   var bears = bearsText(el);
-  // Inline phrasing elements (links, emphasis, spans) that stay inline: what hides a subtree or
-  // changes whitespace is almost never set on them, so only what hides their own text is read.
+  // Inline phrasing elements (links, emphasis, spans) that stay inline and in the flow: what hides
+  // a subtree or changes whitespace is almost never set on them, so only what hides their own text
+  // is read. (A positioned one, e.g. a skip link moved off the page or a screen-reader-only span,
+  // gets every fact below.)
   // Their white-space is the parent's (Rust inherits it when none is written).
-  if (style.display === "inline" && PHRASING.has(rec.tag)) {
+  if (style.display === "inline" && PHRASING.has(rec.tag) && cs.position === "static") {
     if (bears) readTextFacts(cs, style);
     return rec;
   }

@@ -119,7 +119,8 @@ test("visibility: height 0 or width 0 with overflow hidden, transparent text and
   const t = await open("reader-visibility.html");
   try {
     const text = (await selectAll(t)).pointed.text;
-    for (const hidden of ["HEIGHT0-HIDDEN", "WIDTH0-HIDDEN", "TRANSPARENT-HIDDEN", "FILL-HIDDEN", "CLIPPATH-HIDDEN", "CIRCLE-HIDDEN"]) {
+    for (const hidden of ["HEIGHT0-HIDDEN", "WIDTH0-HIDDEN", "TRANSPARENT-HIDDEN", "FILL-HIDDEN", "CLIPPATH-HIDDEN", "CIRCLE-HIDDEN",
+      "SKIP-LINK-HIDDEN", "SR-SPAN-HIDDEN"]) {
       assert.ok(!text.includes(hidden), `${hidden} in ${text}`);
     }
     for (const shown of ["A plain paragraph", "COLORED-CHILD shows", "The last paragraph"]) {
