@@ -190,7 +190,7 @@ function startCollection(request) {
   function walk(deadline) {
     var n = 0;
     while (stackNode.length) {
-      if ((++n & 63) === 0 && performance.now() > deadline) return false;
+      if ((++n & 15) === 0 && performance.now() > deadline) return false;
       if (budgetNodes <= 0 || budgetText <= 0) {
         truncated = true;
         stackNode.length = stackParent.length = stackSiblings.length = 0;
