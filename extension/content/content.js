@@ -37,13 +37,63 @@ var COLLECT_ATTRS = new Set([
 var COLLECT_NO_DESCENT = new Set(["script", "style", "template", "noscript", "head"]);
 
 /**
- * Collects an observation of the page.
+ * Collects an observation of the page, synchronously (one task; on a very large page that task
+ * can be long: prefer collectObservationAsync where the caller can wait).
  * @param {{how: "drop", x: number, y: number} | {how: "selection" | "command"}} request
  * @returns the observation (crates/content/OBSERVATION.md)
  * @throws Error with `.code = "no_selection"` when a selection was asked for and there is none.
  */
 function collectObservation(request) {
+  var job = startCollection(request);
+  job.run(Infinity);
+  return job.finish();
+}
+
+/**
+ * The same observation, collected in slices of at most `sliceMs` (default 8) of main-thread time,
+ * yielding to the page between them, so a huge page is never frozen by one long task. The drop
+ * point, the caret and the selection are read synchronously, before this returns its promise, so
+ * a drop handler can call it from the event and the anchors are those of the event.
+ * `options.onSlice(ms)`, if given, hears how long each slice took (for benchmarks).
+ * @returns Promise of the observation; rejects like collectObservation throws.
+ */
+function collectObservationAsync(request, options) {
+  var job;
+  try {
+    job = startCollection(request);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  var slice = (options && options.sliceMs) || 8;
+  var onSlice = options && typeof options.onSlice === "function" ? options.onSlice : null;
+  return new Promise(function (resolve, reject) {
+    function step() {
+      var start = performance.now();
+      try {
+        var done = job.run(start + slice);
+        var obs = done ? job.finish() : null;
+        if (onSlice) onSlice(performance.now() - start); // how long this task took (benchmarks)
+        if (done) resolve(obs);
+        else setTimeout(step, 0);
+      } catch (e) {
+        reject(e);
+      }
+    }
+    step();
+  });
+}
+
+// Elements whose content is never shown as text: recorded with their attributes, but their
+// children are not collected (a collection cap: their text can be large, e.g. JSON state
+// carriers, or many nodes, e.g. SVG icons); whether something shows is still decided in Rust.
+var COLLECT_NO_DESCENT_MORE = ["svg", "select", "datalist", "textarea", "iframe", "object", "video",
+  "audio", "canvas"];
+COLLECT_NO_DESCENT_MORE.forEach(function (t) { COLLECT_NO_DESCENT.add(t); });
+
+// Starts a collection: reads the anchors now, walks when run.
+function startCollection(request) {
   var doc = document;
+  var view = doc.defaultView;
   var how = request.how;
   var index = new Map();
   var nodes = [];
@@ -51,6 +101,16 @@ function collectObservation(request) {
   var budgetNodes = COLLECT_MAX_NODES;
   var budgetText = COLLECT_MAX_TEXT;
   var truncated = false;
+  // Read once: layout does not move while the collection runs (a slice boundary may let the page
+  // scroll, which only shifts what `offscreen` compares against by the scroll made meanwhile).
+  var ctx = {
+    view: view,
+    scrollX: view.scrollX,
+    scrollY: view.scrollY,
+    width: view.innerWidth,
+    height: view.innerHeight,
+    checkVisibility: typeof doc.documentElement.checkVisibility === "function",
+  };
 
   // Anchors first: the selection or caret is read before the walk, which does not change them.
   var rawAnchors = [];
@@ -75,7 +135,9 @@ function collectObservation(request) {
     rawAnchors.push(selection[0], selection[1]);
   }
 
-  function add(node) {
+  var wsOf = []; // each element's white-space, for its children's records
+  var reorder = false; // nodes were added out of document order: rebuild `kids` at the end
+  function add(node, parentAt) {
     var rec;
     if (node.nodeType === 3 || node.nodeType === 4) {
       var data = node.data;
@@ -86,77 +148,116 @@ function collectObservation(request) {
       budgetText -= data.length;
       rec = { text: data };
     } else {
-      rec = recordElement(node);
+      rec = recordElement(node, ctx, parentAt >= 0 && wsOf[parentAt] !== undefined ? wsOf[parentAt] : "normal");
       elements.push([node, rec]);
+      wsOf[nodes.length] = ctx.ws;
     }
     budgetNodes -= 1;
-    index.set(node, nodes.length);
+    if (phase > 0) reorder = true; // added by the reserve, out of document order
+    var at = nodes.length;
+    index.set(node, at);
     nodes.push(rec);
-    return rec;
+    if (parentAt >= 0) {
+      var parent = nodes[parentAt];
+      if (parent.kids) parent.kids.push(at);
+      else parent.kids = [at];
+    }
+    return at;
   }
 
-  // Walks `start`'s subtree in document order (flat tree), adding what is not yet added.
-  function walk(start) {
-    var stack = [start];
-    while (stack.length) {
-      var node = stack.pop();
+  // Whether the walk goes into an element's children: not into what never shows text, nor into
+  // a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
+  // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
+  function descends(node, at) {
+    if (COLLECT_NO_DESCENT.has(node.localName)) return false;
+    var s = nodes[at].style;
+    return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
+  }
+
+  // The walk's work list, in three parallel stacks: a node, the index of its (flat) parent, and
+  // whether its next siblings follow it (false for a slot's assigned nodes, listed one by one).
+  var stackNode = [];
+  var stackParent = [];
+  var stackSiblings = [];
+  function push(node, parentAt, siblings) {
+    stackNode.push(node);
+    stackParent.push(parentAt);
+    stackSiblings.push(siblings);
+  }
+
+  // Walks in document order (flat tree), adding what is not yet added, until `deadline`
+  // (performance.now()); false when it stopped there with work left.
+  function walk(deadline) {
+    var n = 0;
+    while (stackNode.length) {
+      if ((++n & 15) === 0 && performance.now() > deadline) return false;
       if (budgetNodes <= 0 || budgetText <= 0) {
         truncated = true;
-        return;
+        stackNode.length = stackParent.length = stackSiblings.length = 0;
+        return true;
       }
-      if (!index.has(node)) add(node);
-      if (node.nodeType !== 1 || COLLECT_NO_DESCENT.has(node.localName)) continue;
-      var kids = flatChildren(node);
-      for (var i = kids.length - 1; i >= 0; i--) {
-        var k = kids[i];
-        if (k.nodeType === 1 || k.nodeType === 3 || k.nodeType === 4) stack.push(k);
+      var node = stackNode.pop();
+      var parentAt = stackParent.pop();
+      if (stackSiblings.pop() && node.nextSibling) push(node.nextSibling, parentAt, true);
+      var type = node.nodeType;
+      if (type !== 1 && type !== 3 && type !== 4) continue;
+      var at = index.get(node);
+      if (at === undefined) at = add(node, parentAt);
+      if (type !== 1 || !descends(node, at)) continue;
+      if (node.shadowRoot) {
+        if (node.shadowRoot.firstChild) push(node.shadowRoot.firstChild, at, true);
+      } else if (node.localName === "slot" && typeof node.assignedNodes === "function" &&
+          node.assignedNodes().length) {
+        var assigned = node.assignedNodes();
+        for (var i = assigned.length - 1; i >= 0; i--) push(assigned[i], at, false);
+      } else if (node.firstChild) {
+        push(node.firstChild, at, true);
       }
     }
+    return true;
+  }
+
+  // Walks `start`'s subtree completely (the reserve around the pointed nodes).
+  function walkAll(start) {
+    var p = flatParent(start);
+    var pAt = p ? index.get(p) : undefined;
+    push(start, pAt === undefined ? -1 : pAt, false);
+    walk(Infinity);
   }
 
   var root = doc.documentElement;
-  walk(root);
+  push(root, -1, false);
+  var phase = 0; // 0: main walk, 1: around the pointed nodes, 2: done
 
-  // The pointed nodes' ancestors always, and their neighbourhood from a reserve when the walk ran out.
-  var focusNodes = rawAnchors.map(function (a) { return a.node; });
-  if (pointElement) focusNodes.push(pointElement);
-  budgetNodes = Math.max(budgetNodes, 0) + COLLECT_RESERVE_NODES;
-  budgetText = Math.max(budgetText, 0) + COLLECT_RESERVE_TEXT;
-  focusNodes.forEach(function (n) {
-    var chain = [];
-    for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
-    for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i]);
-  });
-  if (truncated) {
-    // Nearest first: the pointed node's block, then its siblings outward, level by level.
+  function aroundPoint() {
+    // The pointed nodes' ancestors always, and their neighbourhood from a reserve when the walk ran out.
+    var focusNodes = rawAnchors.map(function (a) { return a.node; });
+    if (pointElement) focusNodes.push(pointElement);
+    budgetNodes = Math.max(budgetNodes, 0) + COLLECT_RESERVE_NODES;
+    budgetText = Math.max(budgetText, 0) + COLLECT_RESERVE_TEXT;
     focusNodes.forEach(function (n) {
-      var up = n.nodeType === 1 ? n : flatParent(n);
-      if (up) walk(up);
-      for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
-        var parent = flatParent(up);
-        if (!parent) break;
-        var siblings = flatChildren(parent);
-        var at = Array.prototype.indexOf.call(siblings, up);
-        for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
-          if (at - d >= 0) walk(siblings[at - d]);
-          if (at + d < siblings.length) walk(siblings[at + d]);
-        }
-        up = parent;
-      }
+      var chain = [];
+      for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
+      for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i], -1);
     });
-  }
-
-  // Children lists, in flat-tree order, of what was collected.
-  for (var e = 0; e < elements.length; e++) {
-    var el = elements[e][0];
-    if (COLLECT_NO_DESCENT.has(el.localName)) continue;
-    var kids = flatChildren(el);
-    var list = [];
-    for (var k = 0; k < kids.length; k++) {
-      var at = index.get(kids[k]);
-      if (at !== undefined) list.push(at);
+    if (truncated) {
+      // Nearest first: the pointed node's block, then its siblings outward, level by level.
+      focusNodes.forEach(function (n) {
+        var up = n.nodeType === 1 ? n : flatParent(n);
+        if (up) walkAll(up);
+        for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
+          var parent = flatParent(up);
+          if (!parent) break;
+          var siblings = flatChildren(parent);
+          var at = Array.prototype.indexOf.call(siblings, up);
+          for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
+            if (at - d >= 0) walkAll(siblings[at - d]);
+            if (at + d < siblings.length) walkAll(siblings[at + d]);
+          }
+          up = parent;
+        }
+      });
     }
-    if (list.length) elements[e][1].kids = list;
   }
 
   function anchor(a) {
@@ -183,24 +284,54 @@ function collectObservation(request) {
     return null;
   }
 
-  var obs = {
-    v: 1,
-    url: String(location.href),
-    title: String(doc.title || ""),
-    lang: root.getAttribute("lang"),
-    how: how,
-    root: 0,
-    nodes: nodes,
-    truncated: truncated,
+  return {
+    // Works until `deadline`; true when the collection is complete.
+    run: function (deadline) {
+      if (phase === 0) {
+        if (!walk(deadline)) return false;
+        phase = 1;
+      }
+      if (phase === 1) {
+        aroundPoint();
+        phase = 2;
+      }
+      return true;
+    },
+    finish: function () {
+      // Children lists, in flat-tree order, of what was collected: the walk made them as it went;
+      // when the reserve added nodes out of order, they are made again from the tree.
+      for (var e = 0; reorder && e < elements.length; e++) {
+        var el = elements[e][0];
+        if (COLLECT_NO_DESCENT.has(el.localName)) continue;
+        var kids = flatChildren(el);
+        var list = [];
+        for (var k = 0; k < kids.length; k++) {
+          var at = index.get(kids[k]);
+          if (at !== undefined) list.push(at);
+        }
+        if (list.length) elements[e][1].kids = list;
+        else delete elements[e][1].kids;
+      }
+      var obs = {
+        v: 1,
+        url: String(location.href),
+        title: String(doc.title || ""),
+        lang: root.getAttribute("lang"),
+        how: how,
+        root: 0,
+        nodes: nodes,
+        truncated: truncated,
+      };
+      if (how === "drop") {
+        var caretAnchor = rawAnchors.length ? anchor(rawAnchors[0]) : null;
+        var elementAt = pointElement ? index.get(pointElement) : undefined;
+        obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
+      } else {
+        obs.selection = { start: anchor(selection[0]), end: anchor(selection[1]) };
+      }
+      return obs;
+    },
   };
-  if (how === "drop") {
-    var caretAnchor = rawAnchors.length ? anchor(rawAnchors[0]) : null;
-    var elementAt = pointElement ? index.get(pointElement) : undefined;
-    obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
-  } else {
-    obs.selection = { start: anchor(selection[0]), end: anchor(selection[1]) };
-  }
-  return obs;
 }
 
 function caretAt(doc, x, y) {
@@ -233,46 +364,118 @@ function flatParent(node) {
   return p && p.nodeType === 1 ? p : null;
 }
 
-function recordElement(el) {
-  var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
-  var attrs = null;
-  var list = el.attributes;
-  for (var i = 0, n = 0; list && i < list.length && n < COLLECT_MAX_ATTRS; i++) {
-    var name = list[i].name;
-    if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
-      attrs = attrs || {};
-      attrs[name] = String(list[i].value).slice(0, COLLECT_MAX_ATTR);
-      n++;
+// A computed color with alpha 0 ("transparent", rgba(…, 0), color(… / 0)).
+function alphaZero(color) {
+  if (!color) return false;
+  if (color === "transparent") return true;
+  var slash = /\/\s*([0-9.]+%?)\s*\)$/.exec(color); // color(srgb 0 0 0 / 0), oklch(… / 0)
+  if (slash) return parseFloat(slash[1]) === 0;
+  var rgba = /^rgba\(([^)]*)\)$/.exec(color); // rgba(0, 0, 0, 0): the fourth value
+  if (rgba) {
+    var parts = rgba[1].split(",");
+    return parts.length === 4 && parseFloat(parts[3]) === 0;
+  }
+  return false;
+}
+
+// Whether an element has a text child with something other than whitespace: only those need the
+// inherited facts that hide text (R3 is judged on a text node's parent).
+function bearsText(el) {
+  for (var c = (el.shadowRoot || el).firstChild; c; c = c.nextSibling) {
+    if (c.nodeType !== 3 && c.nodeType !== 4) continue;
+    var d = c.data;
+    for (var i = 0; i < d.length; i++) {
+      var ch = d.charCodeAt(i);
+      if (ch !== 32 && ch !== 10 && ch !== 9 && ch !== 13 && ch !== 12) return true;
     }
   }
-  if (attrs) rec.attrs = attrs;
-  var cs = el.ownerDocument.defaultView.getComputedStyle(el);
+  return false;
+}
+
+// The facts of one element. Each computed-style read costs (a string made per property), so
+// only what a rule reads is read, and only where it can matter.
+// Inherited facts that hide text only: judged on the text's own parent (R3).
+function readTextFacts(cs, style) {
+  if (cs.visibility !== "visible") style.visibility = cs.visibility;
+  if (parseFloat(cs.fontSize) === 0) style.font0 = true;
+  if (alphaZero(cs.color) && alphaZero(cs.webkitTextFillColor || cs.color)) style.color0 = true;
+}
+
+// Tags that are inline phrasing content by default: unless CSS makes them something else, only
+// their display and the facts that hide their own text are read (see recordElement).
+var PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i",
+  "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+  "font", "del", "ins", "br", "wbr", "label"]);
+
+// The facts of one element; `parentWs` is the parent's white-space (what "missing" means); sets
+// ctx.ws to this element's own.
+function recordElement(el, ctx, parentWs) {
+  ctx.ws = parentWs;
+  var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
+  var list = el.attributes;
+  if (list && list.length) {
+    var attrs = null;
+    for (var i = 0, n = 0; i < list.length && n < COLLECT_MAX_ATTRS; i++) {
+      var name = list[i].name;
+      if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
+        attrs = attrs || {};
+        attrs[name] = String(list[i].value).slice(0, COLLECT_MAX_ATTR);
+        n++;
+      }
+    }
+    if (attrs) rec.attrs = attrs;
+  }
+  var cs = ctx.view.getComputedStyle(el);
   if (!cs) return rec;
   var style = { display: cs.display };
-  if (cs.visibility !== "visible") style.visibility = cs.visibility;
-  var ws = cs.whiteSpace || cs.whiteSpaceCollapse;
-  if (ws && ws !== "normal" && ws !== "nowrap") style.white_space = ws;
+  rec.style = style;
+  if (style.display === "none") return rec; // nothing else matters: nothing in it renders
+  // An element with nothing inside to show (an image, a line break, an input, an empty box, an
+  // icon): its display is all a rule reads.
+  if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
+  var bears = bearsText(el);
+  // Inline phrasing elements (links, emphasis, spans) that stay inline and in the flow: what hides
+  // a subtree or changes whitespace is almost never set on them, so only what hides their own text
+  // is read. (A positioned one, e.g. a skip link moved off the page or a screen-reader-only span,
+  // gets every fact below.)
+  // Their white-space is the parent's (Rust inherits it when none is written).
+  if (style.display === "inline" && PHRASING.has(rec.tag) && cs.position === "static") {
+    if (bears) readTextFacts(cs, style);
+    return rec;
+  }
+  if (cs.opacity === "0") style.opacity0 = true;
   var cv = cs.contentVisibility;
   if (cv && cv !== "visible") style.content_visibility = cv;
-  if (cs.opacity === "0") style.opacity0 = true;
-  if (parseFloat(cs.fontSize) === 0) style.font0 = true;
-  if (cs.overflowX !== "visible" || cs.overflowY !== "visible" ||
-      (cs.clip && cs.clip !== "auto") || (cs.clipPath && cs.clipPath !== "none")) {
-    style.clips = true;
-  }
-  if (el.getClientRects().length === 0) {
+  // white-space is written where it differs from the parent's (missing means inherited).
+  var ws = cs.whiteSpace || cs.whiteSpaceCollapse || "normal";
+  if (ws === "nowrap") ws = "normal";
+  if (ws !== parentWs) style.white_space = ws;
+  ctx.ws = ws;
+  if (bears) readTextFacts(cs, style);
+  var clipPath = cs.clipPath;
+  if (clipPath && clipPath !== "none") style.clip_path = String(clipPath).slice(0, 256);
+  var overflow = cs.overflow;
+  if ((overflow && overflow !== "visible") || style.clip_path) style.clips = true;
+  // Boxes: whether there is one, its size and its place. Layout is read, never changed.
+  var hasBox = ctx.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0;
+  if (!hasBox) {
     style.no_box = true;
-  } else {
-    var r = el.getBoundingClientRect();
-    var view = el.ownerDocument.defaultView;
-    if (r.width <= 1 && r.height <= 1) style.zero_size = true;
-    if (r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0 ||
-        (cs.position === "fixed" &&
-          (r.right <= 0 || r.bottom <= 0 || r.left >= view.innerWidth || r.top >= view.innerHeight))) {
-      style.offscreen = true;
-    }
+    return rec;
   }
-  rec.style = style;
+  // Where the box is: only a clipping or positioned box can be of no area or out of the page by
+  // itself (a static box out of the page is inside one that is).
+  var position = cs.position;
+  if (!style.clips && position === "static") return rec;
+  var r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) {
+    style.zero_size = true; // no area: a side of at most 1 px (what clips to it shows nothing)
+    if (!style.clips && cs.clip && cs.clip !== "auto") style.clips = true; // clip: rect(…)
+  }
+  // Wholly left of or above the page (a box at the very edge with no extent there is not).
+  var left = r.right + ctx.scrollX <= 0 && r.left + ctx.scrollX < 0;
+  var above = r.bottom + ctx.scrollY <= 0 && r.top + ctx.scrollY < 0;
+  var outOfView = r.right <= 0 || r.bottom <= 0 || r.left >= ctx.width || r.top >= ctx.height;
+  if (left || above || (outOfView && position === "fixed")) style.offscreen = true;
   return rec;
 }
 
@@ -319,14 +522,17 @@ function recordElement(el) {
     if (!ours(event)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    var payload = event.dataTransfer.getData(APC_AGENT_TYPE); // raw: Rust checks it
-    var observation = "";
-    try {
-      observation = JSON.stringify(collectObservation({ how: "drop", x: event.clientX, y: event.clientY }));
-    } catch (e) {
-      observation = ""; // the background says the page could not be read
-    }
-    send({ type: "page.drop", payload: String(payload), observation: observation });
+    var payload = String(event.dataTransfer.getData(APC_AGENT_TYPE)); // raw: Rust checks it
+    // The drop point, caret and selection are read before this call returns; the walk then goes on
+    // in short slices, so the page is never frozen by a long collection.
+    collectObservationAsync({ how: "drop", x: event.clientX, y: event.clientY }).then(
+      function (observation) {
+        send({ type: "page.drop", payload: payload, observation: JSON.stringify(observation) });
+      },
+      function () {
+        send({ type: "page.drop", payload: payload, observation: "" }); // the background says the page could not be read
+      }
+    );
   }
 
   function send(message) {
@@ -349,13 +555,16 @@ function recordElement(el) {
         sendResponse({ ok: false, error: "native_drops" });
         return undefined;
       }
-      try {
-        var how = message.how === "command" ? "command" : "selection";
-        sendResponse({ ok: true, observation: JSON.stringify(collectObservation({ how: how })) });
-      } catch (e) {
-        sendResponse({ ok: false, error: e && e.code ? e.code : "collect_failed" });
-      }
-      return undefined;
+      var how = message.how === "command" ? "command" : "selection";
+      collectObservationAsync({ how: how }).then(
+        function (observation) {
+          sendResponse({ ok: true, observation: JSON.stringify(observation) });
+        },
+        function (e) {
+          sendResponse({ ok: false, error: e && e.code ? e.code : "collect_failed" });
+        }
+      );
+      return true; // the answer comes once the collection ends
     }
     if (message.type === "page.feedback") {
       showFeedback(message);

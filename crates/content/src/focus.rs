@@ -8,8 +8,8 @@ use apc_core::FocusTarget;
 
 use crate::observation::Node;
 
-/// Most targets a reading carries.
-pub const MAX_TARGETS: usize = 20;
+/// Most targets a reading carries (the reading rule's cap, `apc_core::reading_rules`).
+pub const MAX_TARGETS: usize = apc_core::reading_rules::READING_MAX_TARGETS;
 
 /// Reads the targets of `elements` (in the order given, nearest first), dropping invalid ones and
 /// repeats, keeping at most [`MAX_TARGETS`].

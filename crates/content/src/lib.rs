@@ -17,14 +17,23 @@
 //!   pointed text, as an outline: `["Guide", "Install", "Linux"]`);
 //! - the context (C1: up to [`CONTEXT_CHARS`] characters of visible text each side, cut at a word
 //!   boundary);
-//! - the main text ([`main_text`](crate::main_text) rules M1–M4, in the class of Readability),
-//!   cut so the reading's JSON fits [`READING_MAX_BYTES`], with `truncated: true` when cut;
+//! - the main text ([`main_text`](crate::main_text) rules M1–M5: paragraphs, scoring, siblings,
+//!   cleaning, fallback; measured against Readability.js by `scripts/bench.sh`), cut so the
+//!   reading's JSON fits [`READING_MAX_BYTES`], with `truncated: true` when cut;
+//! - the one rule set for a reading (`apc_core::reading_rules`, `PageReading::check`), which the
+//!   hub applies too: every reading built here passes it;
 //! - the page facts (U1: the URL must be http(s), credentials are removed; U2: title and lang are
 //!   stripped of control characters and capped; a lang that is not a language tag is dropped).
 //!
 //! A hostile page controls every value in an observation. Malformed or oversized input is a
-//! [`ContentError`], never a panic, and the work is linear in the observation's size.
+//! [`ContentError`], never a panic: positions in the rendered text come from its one writer and
+//! only grow by whole characters, and the crate denies `clippy::indexing_slicing` and
+//! `clippy::string_slice` (every index and slice is checked). A property test
+//! (`src/proptests.rs`) runs arbitrary observations through `Observation::from_json` +
+//! `build_reading` in `cargo test`.
 //! Page text is data, never instructions: nothing here interprets it.
+
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod focus;
 pub mod main_text;
@@ -32,9 +41,14 @@ pub mod observation;
 pub mod render;
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
+mod proptests;
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests;
 
 use apc_core::page_link::{How, PageReading, Pointed, ReadingContext, READING_MAX_BYTES};
+use apc_core::reading_rules::ReadingError;
 pub use observation::{Anchor, Node, Observation, Point, Selection, Style, OBSERVATION_VERSION};
 
 use observation::Tree;
@@ -44,14 +58,14 @@ use render::{layout, Want};
 pub const POINTED_MAX_BYTES: usize = 64 * 1024;
 /// Characters of context on each side of the pointed text (C1).
 pub const CONTEXT_CHARS: usize = 600;
-/// Most characters of a title (U2).
-pub const TITLE_MAX_CHARS: usize = 512;
-/// Most characters of one heading in the path (H1).
-pub const HEADING_MAX_CHARS: usize = 200;
+/// Most characters of a title (U2; the reading rule's cap, `apc_core::reading_rules`).
+pub const TITLE_MAX_CHARS: usize = apc_core::reading_rules::READING_TITLE_MAX_CHARS;
+/// Most characters of one heading in the path (H1; the reading rule's cap).
+pub const HEADING_MAX_CHARS: usize = apc_core::reading_rules::READING_HEADING_MAX_CHARS;
 /// Most bytes of a heading read for its text (H1).
 const HEADING_SCAN_BYTES: usize = 1024;
-/// Most bytes of a lang tag (U2; BCP 47 tags are at most 35 in practice).
-pub const LANG_MAX_BYTES: usize = 35;
+/// Most bytes of a lang tag (U2; the reading rule's cap).
+pub const LANG_MAX_BYTES: usize = apc_core::reading_rules::READING_LANG_MAX_BYTES;
 
 /// Why an observation makes no reading. `code()` gives the word the background's wire uses.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +82,9 @@ pub enum ContentError {
     NothingPointed,
     #[error("made_at is not a timestamp")]
     BadTimestamp,
+    /// The reading breaks the one rule set both sides apply (`PageReading::check`).
+    #[error("the reading breaks a reading rule: {0}")]
+    Rule(#[from] apc_core::reading_rules::ReadingError),
 }
 
 impl ContentError {
@@ -79,6 +96,15 @@ impl ContentError {
             Self::TooLarge(_) => "too_large",
             Self::BadUrl => "unsupported_page",
             Self::NothingPointed => "nothing_pointed",
+            Self::Rule(e) => match e {
+                ReadingError::Url | ReadingError::UrlCredentials => "unsupported_page",
+                ReadingError::NothingPointed => "nothing_pointed",
+                ReadingError::MadeAt => "invalid_observation",
+                ReadingError::UrlTooLong
+                | ReadingError::TooManyTargets
+                | ReadingError::TooLarge(_)
+                | ReadingError::Lang => "too_large",
+            },
         }
     }
 }
@@ -133,11 +159,11 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
             let caret = point
                 .caret
                 .map(|c| c.node as usize)
-                .filter(|&c| r.range[c].is_some());
+                .filter(|&c| r.span(c).is_some());
             let element = point
                 .element
                 .map(|e| e as usize)
-                .filter(|&e| r.range[e].is_some());
+                .filter(|&e| r.span(e).is_some());
             let elem_at = usize::from(point.caret.is_some());
             match (caret, element) {
                 (Some(c), Some(e)) if tree.ancestors(c).any(|a| a == e) => (c, 0),
@@ -146,7 +172,7 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
                 (None, None) => return Err(ContentError::NothingPointed),
             }
         }
-        _ => (wants[0].node, 0),
+        _ => (wants.first().map_or(0, |w| w.node), 0),
     };
 
     // P1 / P2: the pointed range in the rendered text.
@@ -157,13 +183,13 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
             let has_text = |t: &str| t.chars().any(|c| !c.is_whitespace());
             tree.ancestors(drop_node)
                 .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
-                .filter_map(|a| r.range[a])
+                .filter_map(|a| r.span(a))
                 .find(|&(a, b)| {
                     let found = match blank {
                         Some((ba, bb)) if a <= ba && bb <= b => {
-                            has_text(&r.text[a..ba]) || has_text(&r.text[bb..b])
+                            has_text(r.slice(a, ba)) || has_text(r.slice(bb, b))
                         }
-                        _ => has_text(&r.text[a..b]),
+                        _ => has_text(r.slice(a, b)),
                     };
                     blank = Some((a, b));
                     found
@@ -171,11 +197,12 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
                 .ok_or(ContentError::NothingPointed)?
         }
         _ => {
-            let (a, b) = (r.anchor_pos[0], r.anchor_pos[1]);
+            let at = |k: usize| r.anchor_pos.get(k).copied().unwrap_or(0);
+            let (a, b) = (at(0), at(1));
             (a.min(b), a.max(b))
         }
     };
-    let slice = &r.text[ps..pe];
+    let slice = r.slice(ps, pe);
     ps += slice.len() - slice.trim_start().len();
     pe -= slice.len() - slice.trim_end().len();
     if ps >= pe {
@@ -183,17 +210,22 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
     }
     // P3: over its cap, the pointed text keeps what lies around the drop point (or the start of
     // the selection).
-    if escaped_len(&r.text[ps..pe]) > POINTED_MAX_BYTES {
+    if escaped_len(r.slice(ps, pe)) > POINTED_MAX_BYTES {
         truncated = true;
         if obs.how == How::Drop {
-            let at = r.anchor_pos[drop_at].clamp(ps, pe);
-            let back = cut_back(&r.text[ps..at], POINTED_MAX_BYTES / 2);
+            let at = r
+                .anchor_pos
+                .get(drop_at)
+                .copied()
+                .unwrap_or(ps)
+                .clamp(ps, pe);
+            let back = cut_back(r.slice(ps, at), POINTED_MAX_BYTES / 2);
             ps = at - back.len();
         }
-        let fwd = cut_front(&r.text[ps..pe], POINTED_MAX_BYTES);
+        let fwd = cut_front(r.slice(ps, pe), POINTED_MAX_BYTES);
         pe = ps + fwd.len();
     }
-    let text = r.text[ps..pe].to_owned();
+    let text = r.slice(ps, pe).to_owned();
 
     // Targets: inside a selection first (document order), then the pointed node's ancestors.
     let targets = {
@@ -203,18 +235,19 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
             _ => {
                 for &i in &r.order {
                     let i = i as usize;
-                    if let (true, Some((a, b))) = (tree.node(i).is_element(), r.range[i]) {
+                    if let (true, Some((a, b))) = (tree.node(i).is_element(), r.span(i)) {
                         if a < pe && b > ps && !(a <= ps && b >= pe) {
                             elements.push(i);
                         }
                     }
                 }
-                common_ancestor(&tree, wants[0].node, wants[1].node)
+                let node = |k: usize| wants.get(k).map_or(0, |w| w.node);
+                common_ancestor(&tree, node(0), node(1))
             }
         };
         elements.extend(
             tree.ancestors(chain_from)
-                .filter(|&a| tree.node(a).is_element() && r.range[a].is_some()),
+                .filter(|&a| tree.node(a).is_element() && r.span(a).is_some()),
         );
         focus::targets(elements.into_iter().map(|i| tree.node(i)))
     };
@@ -222,8 +255,8 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
     let headings = heading_path(&tree, &r, ps);
     let context = ReadingContext {
         headings,
-        before: context_before(&r.text[..ps]),
-        after: context_after(&r.text[pe..]),
+        before: context_before(r.slice(0, ps)),
+        after: context_after(r.slice(pe, r.text.len())),
     };
     let mut reading = PageReading {
         url,
@@ -254,9 +287,9 @@ pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, Co
         reading.page_text = Some(kept.to_owned());
     }
     reading.truncated = truncated.then_some(true);
-    if json_len(&reading)? > READING_MAX_BYTES {
-        return Err(ContentError::TooLarge("reading"));
-    }
+    // The rules the hub applies too: what is built here passes them by construction, and this
+    // makes sure.
+    reading.check()?;
     Ok(reading)
 }
 
@@ -266,25 +299,23 @@ fn json_len(reading: &PageReading) -> Result<usize, ContentError> {
         .map_err(|e| ContentError::Malformed(format!("reading: {e}")))
 }
 
-/// U1: an http(s) URL, credentials removed.
+/// U1: an http(s) URL, credentials removed, that passes the reading rule (RR1).
 fn check_url(raw: &str) -> Result<String, ContentError> {
     let mut url = url::Url::parse(raw.trim()).map_err(|_| ContentError::BadUrl)?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
-        return Err(ContentError::BadUrl);
-    }
     url.set_username("").map_err(|_| ContentError::BadUrl)?;
     url.set_password(None).map_err(|_| ContentError::BadUrl)?;
-    Ok(url.into())
+    let url: String = url.into();
+    match apc_core::reading_rules::check_reading_url(&url) {
+        Ok(()) => Ok(url),
+        Err(ReadingError::UrlTooLong) => Err(ContentError::TooLarge("url")),
+        Err(_) => Err(ContentError::BadUrl),
+    }
 }
 
 /// U2: a language tag (letters, digits, hyphens; at most 35 bytes), else none.
 fn check_lang(raw: &str) -> Option<String> {
     let t = raw.trim();
-    let ok = !t.is_empty()
-        && t.len() <= LANG_MAX_BYTES
-        && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        && t.as_bytes()[0].is_ascii_alphabetic();
-    ok.then(|| t.to_owned())
+    apc_core::reading_rules::is_lang_tag(t).then(|| t.to_owned())
 }
 
 /// One line: control characters dropped, whitespace runs made one space, trimmed, capped.
@@ -303,7 +334,7 @@ fn clean_line(raw: &str, max_chars: usize) -> String {
         }
     }
     match out.char_indices().nth(max_chars) {
-        Some((i, _)) => out[..i].to_owned(),
+        Some((i, _)) => head(&out, i).to_owned(),
         None => out,
     }
 }
@@ -333,7 +364,7 @@ fn heading_path(tree: &Tree<'_>, r: &render::Rendered, pos: usize) -> Vec<String
             }
             _ => continue,
         };
-        let Some((a, b)) = r.range[i as usize] else {
+        let Some((a, b)) = r.span(i as usize) else {
             continue;
         };
         // Headings can nest: only a bounded prefix of each is read.
@@ -341,7 +372,7 @@ fn heading_path(tree: &Tree<'_>, r: &render::Rendered, pos: usize) -> Vec<String
         while !r.text.is_char_boundary(cut) {
             cut -= 1;
         }
-        let raw = &r.text[a..cut];
+        let raw = r.slice(a, cut);
         let start = a + (raw.len() - raw.trim_start().len());
         if start >= pos {
             // Pointing at a heading: the path is the outline above it, not its earlier siblings.
@@ -379,10 +410,10 @@ fn context_before(text: &str) -> String {
         .rev()
         .nth(CONTEXT_CHARS - 1)
         .map_or(0, |(i, _)| i);
-    let mut s = &text[start..];
-    if start > 0 && !text[..start].ends_with(char::is_whitespace) {
+    let mut s = tail(text, start);
+    if start > 0 && !head(text, start).ends_with(char::is_whitespace) {
         if let Some(ws) = s.find(char::is_whitespace) {
-            s = &s[ws..];
+            s = tail(s, ws);
         }
     }
     main_text::tidy_breaks(s)
@@ -395,10 +426,10 @@ fn context_after(text: &str) -> String {
         .char_indices()
         .nth(CONTEXT_CHARS)
         .map_or(text.len(), |(i, _)| i);
-    let mut s = &text[..end];
-    if end < text.len() && !text[end..].starts_with(char::is_whitespace) {
+    let mut s = head(text, end);
+    if end < text.len() && !tail(text, end).starts_with(char::is_whitespace) {
         if let Some(ws) = s.rfind(char::is_whitespace) {
-            s = &s[..ws];
+            s = head(s, ws);
         }
     }
     main_text::tidy_breaks(s)
@@ -423,7 +454,7 @@ fn cut_front(s: &str, max: usize) -> &str {
     for (i, c) in s.char_indices() {
         used += escaped_char_len(c);
         if used > max {
-            return &s[..i];
+            return head(s, i);
         }
     }
     s
@@ -435,8 +466,19 @@ fn cut_back(s: &str, max: usize) -> &str {
     for (i, c) in s.char_indices().rev() {
         used += escaped_char_len(c);
         if used > max {
-            return &s[i + c.len_utf8()..];
+            return tail(s, i + c.len_utf8());
         }
     }
     s
+}
+
+/// `s[..b]`, or all of `s` when `b` is not a character boundary inside it (positions here come
+/// from `char_indices`, so that never happens; this only makes it impossible to panic).
+fn head(s: &str, b: usize) -> &str {
+    s.get(..b).unwrap_or(s)
+}
+
+/// `s[a..]`, or `""` when `a` is not a character boundary inside `s`.
+fn tail(s: &str, a: usize) -> &str {
+    s.get(a..).unwrap_or("")
 }

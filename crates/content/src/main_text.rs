@@ -1,67 +1,109 @@
-//! The page's main text, in the class of Mozilla Readability, over the rendered (visible) text.
+//! The page's main text, over the rendered (visible) text: the rules of the Readability family,
+//! tuned on the article-extraction dev corpus (`scripts/bench/reader.mjs`) and using what only
+//! the observation knows (what is visible).
 //!
-//! Rules (each has a unit test in `tests.rs`):
-//! - M1 an author's declaration wins: the one visible `<main>` or `role="main"` with enough text,
-//!   else the one visible `<article>`.
-//! - M2 otherwise candidates are scored: every leaf block (a block with no block inside) with at
-//!   least 25 bytes of text scores 1 + its commas + one per 100 bytes (at most 3); its parent gets
-//!   the score, its grandparent half, further ancestors (up to 5 levels) score / (3 × level).
-//!   Each candidate starts from its tag (div +5; pre, td, blockquote +3; lists, forms −3;
-//!   headings, th −5) and its class/id hints (article, content, main, post, … +25; nav, footer,
-//!   sidebar, comment, … −25). The final score is scaled by 1 − link density; the best wins,
-//!   and a parent that scores at least as well replaces it.
-//! - M3 noise inside the chosen element is cut out: `nav`, `aside`, `footer`, navigation,
-//!   complementary, contentinfo, search and menu roles, and any element with negative hints whose
-//!   text is mostly links.
-//! - M4 with no candidate, the whole `<body>`'s visible text.
+//! Rules (each has a unit test in `tests.rs` named after it):
+//! - M1 paragraphs: the visible text of a block that is not inside a block of its own (a `p`, or
+//!   the bare text of a `div`), split at `<br>` (`br_separated_text_is_paragraphs`), is a
+//!   paragraph when it has at least 25 bytes. Headings and list items are not paragraphs.
+//!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
+//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`).
+//! - M2 scoring: a paragraph scores 1 + its commas + one per 100 bytes (at most 3) and gives it to
+//!   its container (the block holding it; for a leaf block, that block's parent), half to the
+//!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
+//!   (div +5; pre, td, blockquote +3; lists, forms −3; headings, th −5) and its class/id hints
+//!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25).
+//!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
+//!   parent that scores at least as well replaces it.
+//! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
+//!   or is a paragraph of over 80 bytes with little link text.
+//! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
+//!   `button`, navigation-like roles, parts whose class or id says comments, replies, related
+//!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`), the heading that
+//!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
+//!   all link (`link_only_promotions_are_cut`) or start by pointing elsewhere ("Related:",
+//!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
+//!   tables, header) that the
+//!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
+//!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
+//! - M5 with no candidate, the whole `<body>`'s visible text.
 
 use crate::observation::Tree;
 use crate::render::{layout, Layout, Rendered};
 
+/// Words in a class or id that say "this is the content".
 const POSITIVE: &[&str] = &[
-    "article",
-    "body",
-    "content",
-    "entry",
-    "hentry",
-    "h-entry",
-    "main",
-    "page",
-    "pagination",
-    "post",
-    "text",
-    "blog",
-    "story",
+    "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
+    "blog", "story",
 ];
-const NEGATIVE: &[&str] = &[
+/// Words that say "probably not the content" (lose to a positive word).
+const WEAK_NEGATIVE: &[&str] = &[
     "hidden",
     "banner",
     "combx",
-    "comment",
-    "com-",
     "contact",
     "footer",
     "foot",
     "masthead",
     "media",
     "meta",
-    "outbrain",
-    "promo",
-    "related",
     "scroll",
-    "share",
     "shoutbox",
     "sidebar",
     "skyscraper",
-    "sponsor",
     "shopping",
     "tags",
     "widget",
     "nav",
     "menu",
-    "breadcrumb",
+    "header",
+    "pagination",
+    "pager",
+    "popup",
+    "tool",
+    "caption",
+    "credit",
 ];
-const NOISE_TAGS: &[&str] = &["nav", "aside", "footer"];
+/// Words that say "not the content" whatever else the class says.
+const STRONG_NEGATIVE: &[&str] = &[
+    "comment",
+    "disqus",
+    "respond",
+    "reply",
+    "replies",
+    "related",
+    "recommend",
+    "share",
+    "sharing",
+    "social",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "promo",
+    "sponsor",
+    "outbrain",
+    "taboola",
+    "breadcrumb",
+    "byline",
+    "author-bio",
+    "authorbio",
+    "cookie",
+    "consent",
+    "most-popular",
+    "mostpopular",
+    "trending",
+    "read-more",
+    "readmore",
+    "more-stories",
+    "screen-reader",
+    "sr-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "print-only",
+];
+/// Class or id tokens that are ads (matched as whole tokens or their prefix/suffix `ad-`, `-ad`).
+const AD_TOKENS: &[&str] = &["ad", "ads", "advertisement", "adsbygoogle", "dfp"];
+const NOISE_TAGS: &[&str] = &["nav", "aside", "footer", "button", "dialog", "menu"];
 const NOISE_ROLES: &[&str] = &[
     "navigation",
     "complementary",
@@ -69,20 +111,135 @@ const NOISE_ROLES: &[&str] = &[
     "search",
     "menu",
     "menubar",
+    "dialog",
+    "alert",
+    "alertdialog",
 ];
 const MIN_PARAGRAPH_BYTES: usize = 25;
-const MIN_MAIN_BYTES: usize = 140;
+/// How a short block that points elsewhere starts (M4; English only).
+const PROMO_PREFIXES: &[&str] = &[
+    "related:",
+    "related post",
+    "related article",
+    "related stories",
+    "read more",
+    "more:",
+    "see also:",
+    "sign up",
+    "subscribe",
+    "click here",
+    "you may also like",
+    "also read",
+    "don't miss",
+    "recommended:",
+    "filed under",
+    "tags:",
+    "share this",
+    "like this story",
+    "tell us what you think",
+    "have a tip",
+    "leave a reply",
+    "leave a comment",
+];
+/// What a block that only heads the comments says (M4), compared on its whole trimmed text.
+const COMMENT_HEADINGS: &[&str] = &[
+    "comments",
+    "comment",
+    "0 comments",
+    "no comments",
+    "replies",
+];
 
-fn class_weight(tree: &Tree<'_>, i: usize) -> f64 {
+/// `v[i]`, or the default when `i` is out of range.
+fn at<T: Copy + Default>(v: &[T], i: usize) -> T {
+    v.get(i).copied().unwrap_or_default()
+}
+
+fn set<T>(v: &mut [T], i: usize, x: T) {
+    if let Some(slot) = v.get_mut(i) {
+        *slot = x;
+    }
+}
+
+fn len(r: &Rendered, i: usize) -> usize {
+    r.span(i).map_or(0, |(a, b)| b - a)
+}
+
+/// The lower-cased class and id of an element, space separated, without the taxonomy tokens
+/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role).
+fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
-    let mut w = 0.0;
+    let mut s = String::new();
     for attr in ["class", "id"] {
         if let Some(v) = node.attr(attr) {
-            let v = v.to_ascii_lowercase();
-            if NEGATIVE.iter().any(|k| v.contains(k)) {
+            for token in v.split_ascii_whitespace() {
+                let t = token.to_ascii_lowercase();
+                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-"))
+                {
+                    s.push_str(&t);
+                    s.push(' ');
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Words that name the body of a post outright: they win over any negative word.
+const BODY_NAMES: &[&str] = &[
+    "hentry",
+    "h-entry",
+    "entry-content",
+    "post-content",
+    "post-body",
+    "article-body",
+    "articlebody",
+    "article-content",
+    "story-body",
+];
+
+fn has_ad_token(h: &str) -> bool {
+    h.split(|c: char| c.is_whitespace()).any(|t| {
+        AD_TOKENS.contains(&t)
+            || t.starts_with("ad-")
+            || t.starts_with("ads-")
+            || t.ends_with("-ad")
+            || t.ends_with("-ads")
+            || t.starts_with("advert")
+    })
+}
+
+/// The class/id says this is not content, whatever else it says. Never said of the page's
+/// root, body, a declared main or article, or a link (page-wide classes such as a body's
+/// `logged-out unsubscribed` say nothing about the text).
+fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {
+    if matches!(
+        tree.node(i).tag(),
+        "html" | "body" | "main" | "article" | "a"
+    ) {
+        return false;
+    }
+    let h = hints(tree, i);
+    !h.is_empty()
+        && !BODY_NAMES.iter().any(|k| h.contains(k))
+        && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(&h))
+}
+
+fn class_weight(tree: &Tree<'_>, i: usize) -> f64 {
+    let v = hints(tree, i);
+    let mut w = 0.0;
+    {
+        {
+            let pos = POSITIVE.iter().any(|k| v.contains(k));
+            let body = BODY_NAMES.iter().any(|k| v.contains(k));
+            let neg = !body
+                && (STRONG_NEGATIVE.iter().any(|k| v.contains(k))
+                    || has_ad_token(&v)
+                    || (!pos && WEAK_NEGATIVE.iter().any(|k| v.contains(k))));
+            if neg {
                 w -= 25.0;
             }
-            if POSITIVE.iter().any(|k| v.contains(k)) {
+            if pos {
                 w += 25.0;
             }
         }
@@ -100,148 +257,209 @@ fn tag_weight(tag: &str) -> f64 {
     }
 }
 
-fn len(r: &Rendered, i: usize) -> usize {
-    r.range[i].map_or(0, |(a, b)| b - a)
+fn is_block(lay: Layout) -> bool {
+    matches!(lay, Layout::Block | Layout::Row | Layout::Cell)
 }
 
-/// Bytes of link text inside each rendered element.
-fn link_bytes(tree: &Tree<'_>, r: &Rendered) -> Vec<usize> {
-    let mut links = vec![0usize; tree.obs.nodes.len()];
-    for &i in r.order.iter().rev() {
-        let i = i as usize;
-        if tree.node(i).tag() == "a" {
-            links[i] = len(r, i);
-        }
-        let p = tree.parent[i];
-        if (p as usize) < links.len() {
-            links[p as usize] += links[i];
-        }
-    }
-    links
+fn is_heading(tag: &str) -> bool {
+    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
-fn is_noise(tree: &Tree<'_>, i: usize, link_density: f64) -> bool {
+/// Noise by what the element is: its tag or role.
+fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
     let node = tree.node(i);
     NOISE_TAGS.contains(&node.tag())
         || node
             .attr("role")
             .is_some_and(|r| NOISE_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
-        || (class_weight(tree, i) < 0.0 && link_density > 0.5)
 }
 
-/// The main text: the chosen element's rendered text with noise cut out.
-pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
-    let links = link_bytes(tree, r);
-    let density = |i: usize| {
-        let l = len(r, i);
+/// Per rendered element: the counts the rules read, over its whole rendered subtree.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    links: usize,
+    commas: usize,
+    p: usize,
+    img: usize,
+    li: usize,
+    li_text: usize,
+    inputs: usize,
+    embeds: usize,
+}
+
+/// What the rules see of the page.
+struct Page<'t, 'o, 'r> {
+    tree: &'t Tree<'o>,
+    r: &'r Rendered,
+    counts: Vec<Counts>,
+    /// Inside a part that never counts (M1): noise tag or role, or a strongly negative class.
+    unlikely: Vec<bool>,
+    /// Holds a block-level element.
+    has_block: Vec<bool>,
+}
+
+impl Page<'_, '_, '_> {
+    fn density(&self, i: usize) -> f64 {
+        let l = len(self.r, i);
         if l == 0 {
             0.0
         } else {
-            links[i] as f64 / l as f64
-        }
-    };
-    let elements: Vec<usize> = r
-        .order
-        .iter()
-        .map(|&i| i as usize)
-        .filter(|&i| tree.node(i).is_element())
-        .collect();
-
-    // M1
-    let declared = |pred: &dyn Fn(usize) -> bool| {
-        let found: Vec<usize> = elements
-            .iter()
-            .copied()
-            .filter(|&i| pred(i) && len(r, i) >= MIN_MAIN_BYTES)
-            .collect();
-        (found.len() == 1).then(|| found[0])
-    };
-    let chosen = declared(&|i| {
-        tree.node(i).tag() == "main"
-            || tree
-                .node(i)
-                .attr("role")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("main"))
-    })
-    .or_else(|| declared(&|i| tree.node(i).tag() == "article"))
-    .or_else(|| best_candidate(tree, r, &elements, &density))
-    .or_else(|| {
-        elements
-            .iter()
-            .copied()
-            .find(|&i| tree.node(i).tag() == "body")
-    });
-
-    let Some(top) = chosen else {
-        return String::new();
-    };
-    let (start, end) = r.range[top].unwrap_or((0, 0));
-
-    // M3: cut out noise descendants (outermost ones; ranges nest, so skip what a cut covers).
-    // `order` is preorder, so a node is inside `top` exactly when its parent is `top` or inside it.
-    let mut inside = vec![false; tree.obs.nodes.len()];
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    for &i in &elements {
-        let p = tree.parent[i] as usize;
-        if p < inside.len() && (p == top || inside[p]) {
-            inside[i] = true;
-        } else {
-            continue;
-        }
-        let Some((a, b)) = r.range[i] else { continue };
-        if cuts.last().is_some_and(|&(_, e)| a < e) {
-            continue;
-        }
-        if is_noise(tree, i, density(i)) {
-            cuts.push((a, b));
+            (at(&self.counts, i).links as f64 / l as f64).min(1.0)
         }
     }
-    let mut text = String::with_capacity(end - start);
-    let mut at = start;
-    for (a, b) in cuts {
-        text.push_str(&r.text[at..a]);
-        text.push('\n');
-        at = b;
-    }
-    text.push_str(&r.text[at..end]);
-    tidy_breaks(&text)
 }
 
-fn best_candidate(
-    tree: &Tree<'_>,
-    r: &Rendered,
-    elements: &[usize],
-    density: &dyn Fn(usize) -> f64,
-) -> Option<usize> {
+fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     let n = tree.obs.nodes.len();
-    // Whether a rendered element holds a block-level element.
+    let mut counts = vec![Counts::default(); n];
     let mut has_block = vec![false; n];
     for &i in r.order.iter().rev() {
         let i = i as usize;
-        let p = tree.parent[i] as usize;
-        if p < n && tree.node(i).is_element() {
-            let lay = layout(tree.node(i));
-            if has_block[i] || matches!(lay, Layout::Block | Layout::Row | Layout::Cell) {
-                has_block[p] = true;
+        let node = tree.node(i);
+        let mut c = at(&counts, i);
+        if let Some(text) = &node.text {
+            c.commas += text.matches([',', '，', '、', '،']).count();
+        } else {
+            match node.tag() {
+                "a" => c.links = len(r, i),
+                "p" => c.p += 1,
+                "img" | "picture" | "svg" => c.img += 1,
+                "li" => {
+                    c.li += 1;
+                    c.li_text = len(r, i);
+                }
+                "input" | "select" | "textarea" | "button" => c.inputs += 1,
+                "iframe" | "embed" | "object" | "video" => c.embeds += 1,
+                _ => {}
+            }
+        }
+        set(&mut counts, i, c);
+        if let Some(p) = tree.parent_of(i) {
+            if let Some(pc) = counts.get_mut(p) {
+                pc.links += c.links;
+                pc.commas += c.commas;
+                pc.p += c.p;
+                pc.img += c.img;
+                pc.li += c.li;
+                pc.li_text += c.li_text;
+                pc.inputs += c.inputs;
+                pc.embeds += c.embeds;
+            }
+            if node.is_element() && (at(&has_block, i) || is_block(layout(node))) {
+                set(&mut has_block, p, true);
             }
         }
     }
+    let mut unlikely = vec![false; n];
+    for &i in &r.order {
+        let i = i as usize;
+        let inherited = tree.parent_of(i).is_some_and(|p| at(&unlikely, p));
+        let own =
+            tree.node(i).is_element() && (noise_by_kind(tree, i) || strongly_negative(tree, i));
+        set(&mut unlikely, i, inherited || own);
+    }
+    Page {
+        tree,
+        r,
+        counts,
+        unlikely,
+        has_block,
+    }
+}
+
+/// M1: the paragraphs, as (block, container, bytes, commas), short ones too (they count as
+/// paragraphs for the cleaning rule but score nothing).
+fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
+    let (tree, r) = (page.tree, page.r);
+    let n = tree.obs.nodes.len();
+    // The block each rendered node's inline content belongs to.
+    let mut owner = vec![usize::MAX; n];
+    // The open paragraph of each block: (bytes, commas).
+    let mut open: Vec<(usize, usize)> = vec![(0, 0); n];
+    let mut out = Vec::new();
+    let close =
+        |b: usize, open: &mut Vec<(usize, usize)>, out: &mut Vec<(usize, usize, usize, usize)>| {
+            let (bytes, commas) = at(open, b);
+            set(open, b, (0, 0));
+            let node = tree.node(b);
+            if bytes > 0 && !is_heading(node.tag()) && !matches!(node.tag(), "li" | "dt" | "th") {
+                let container = if at(&page.has_block, b) {
+                    Some(b)
+                } else {
+                    tree.parent_of(b)
+                };
+                if let Some(c) = container {
+                    out.push((b, c, bytes, commas));
+                }
+            }
+        };
+    let mut blocks_seen: Vec<usize> = Vec::new();
+    for &i in &r.order {
+        let i = i as usize;
+        let node = tree.node(i);
+        let parent = tree.parent_of(i);
+        let parent_owner = parent.map(|p| {
+            if is_block(layout(tree.node(p))) {
+                p
+            } else {
+                at(&owner, p)
+            }
+        });
+        if let Some(o) = parent_owner {
+            set(&mut owner, i, o);
+        }
+        if let Some(text) = &node.text {
+            if let Some(b) = parent_owner.filter(|&b| b < n) {
+                let t = text.trim();
+                if !t.is_empty() {
+                    let (bytes, commas) = at(&open, b);
+                    let c = t.matches([',', '，', '、', '،']).count();
+                    set(&mut open, b, (bytes + len(r, i), commas + c));
+                }
+            }
+        } else if node.tag() == "br" {
+            if let Some(b) = parent_owner.filter(|&b| b < n) {
+                if at(&open, b).0 >= MIN_PARAGRAPH_BYTES {
+                    close(b, &mut open, &mut out);
+                }
+            }
+        } else if is_block(layout(node)) {
+            blocks_seen.push(i);
+        }
+    }
+    for b in blocks_seen {
+        close(b, &mut open, &mut out);
+    }
+    out
+}
+
+/// M2: the candidates' final scores; each element's paragraph count goes into `counts.p`
+/// (a `br`-separated run counts as the paragraph it reads as).
+fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
+    let tree = page.tree;
+    let n = tree.obs.nodes.len();
     let mut score: Vec<Option<f64>> = vec![None; n];
-    for &i in elements {
-        let lay = layout(tree.node(i));
-        if !matches!(lay, Layout::Block | Layout::Cell) || has_block[i] {
+    let found = paragraphs(page);
+    for c in page.counts.iter_mut() {
+        c.p = 0;
+    }
+    for &(block, ..) in &found {
+        for a in tree.ancestors(block) {
+            if let Some(c) = page.counts.get_mut(a) {
+                c.p += 1;
+            }
+        }
+    }
+    for (block, container, bytes, commas) in found {
+        if bytes < MIN_PARAGRAPH_BYTES || at(&page.unlikely, block) {
             continue;
         }
-        let Some((a, b)) = r.range[i] else { continue };
-        let text = &r.text[a..b];
-        let bytes = text.trim().len();
-        if bytes < MIN_PARAGRAPH_BYTES {
-            continue;
-        }
-        let commas = text.matches([',', '，', '、']).count() as f64;
-        let s = 1.0 + commas + (bytes as f64 / 100.0).min(3.0);
-        for (level, anc) in tree.ancestors(i).skip(1).take(5).enumerate() {
-            let entry = score[anc]
+        let s = 1.0 + commas as f64 + (bytes as f64 / 100.0).min(3.0);
+        for (level, anc) in tree.ancestors(container).take(5).enumerate() {
+            let Some(entry) = score.get_mut(anc) else {
+                continue;
+            };
+            let entry = entry
                 .get_or_insert_with(|| tag_weight(tree.node(anc).tag()) + class_weight(tree, anc));
             *entry += match level {
                 0 => s,
@@ -250,24 +468,258 @@ fn best_candidate(
             };
         }
     }
-    let fin = |i: usize| score[i].map(|s| s * (1.0 - density(i)));
-    let mut top = elements
+    (0..n)
+        .map(|i| at(&score, i).map(|s| s * (1.0 - page.density(i))))
+        .collect()
+}
+
+/// The main text: the chosen parts' rendered text with noise cut out.
+pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
+    let mut page = survey(tree, r);
+    let fin = scores(&mut page);
+    let elements: Vec<usize> = r
+        .order
+        .iter()
+        .map(|&i| i as usize)
+        .filter(|&i| tree.node(i).is_element())
+        .collect();
+    let best = elements
         .iter()
         .copied()
-        .filter_map(|i| fin(i).map(|s| (i, s)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    // A parent that scores at least as well holds more of the same content.
-    loop {
-        let p = tree.parent[top.0] as usize;
-        if p >= n || matches!(tree.node(p).tag(), "body" | "html") {
+        .filter(|&i| !matches!(tree.node(i).tag(), "body" | "html"))
+        .filter_map(|i| at(&fin, i).map(|s| (i, s)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let parts: Vec<usize> = match best {
+        Some(mut top) => {
+            // A parent that scores at least as well holds more of the same content.
+            while let Some(p) = tree.parent_of(top.0) {
+                if matches!(tree.node(p).tag(), "body" | "html") {
+                    break;
+                }
+                match at(&fin, p) {
+                    Some(s) if s >= top.1 => top = (p, s),
+                    _ => break,
+                }
+            }
+            let top = common_home(&page, &fin, top);
+            with_siblings(&page, &fin, top, &words(&tree.obs.title))
+        }
+        None => elements
+            .iter()
+            .copied()
+            .find(|&i| tree.node(i).tag() == "body")
+            .into_iter()
+            .collect(),
+    };
+    let mut text = String::new();
+    for top in parts {
+        text.push_str(&cleaned(&page, &fin, top));
+        text.push_str("\n\n");
+    }
+    tidy_breaks(&text)
+}
+
+/// M2: when other candidates score nearly as well as the winner (a body split into chunks),
+/// the nearest ancestor that holds them all wins instead.
+fn common_home(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) -> (usize, f64) {
+    let tree = page.tree;
+    let top_chain: Vec<usize> = tree.ancestors(top.0).collect();
+    let alternatives: Vec<usize> = page
+        .r
+        .order
+        .iter()
+        .map(|&i| i as usize)
+        .filter(|&i| at(fin, i).is_some_and(|s| s >= 0.75 * top.1))
+        .filter(|&i| 2 * len(page.r, i) >= len(page.r, top.0))
+        .filter(|&i| !top_chain.contains(&i) && !tree.ancestors(i).any(|a| a == top.0))
+        .collect();
+    if alternatives.is_empty() || alternatives.len() > 4 {
+        return top;
+    }
+    for &anc in top_chain.iter().skip(1) {
+        if matches!(tree.node(anc).tag(), "body" | "html") {
             break;
         }
-        match fin(p) {
-            Some(s) if s >= top.1 => top = (p, s),
-            _ => break,
+        if alternatives
+            .iter()
+            .all(|&a| tree.ancestors(a).any(|x| x == anc))
+        {
+            return (anc, at(fin, anc).unwrap_or(top.1));
         }
     }
-    Some(top.0)
+    top
+}
+
+/// M3: the winner and the siblings that belong with it, in document order.
+fn with_siblings(
+    page: &Page<'_, '_, '_>,
+    fin: &[Option<f64>],
+    top: (usize, f64),
+    title: &str,
+) -> Vec<usize> {
+    let tree = page.tree;
+    let Some(parent) = tree.parent_of(top.0) else {
+        return vec![top.0];
+    };
+    let threshold = (top.1 * 0.2).max(10.0);
+    tree.node(parent)
+        .kids
+        .iter()
+        .map(|&k| k as usize)
+        .filter(|&k| {
+            if k == top.0 {
+                return true;
+            }
+            let node = tree.node(k);
+            if !node.is_element()
+                || page.r.span(k).is_none()
+                || page.density(k) > 0.5
+                || at(&page.unlikely, k)
+                || is_noise(page, fin, k, title)
+            {
+                return false;
+            }
+            // Alike (the same class as the winner) from a fifth of its score, else from half.
+            let alike = node.attr("class").is_some()
+                && node.attr("class") == tree.node(top.0).attr("class");
+            let bar = if alike {
+                threshold
+            } else {
+                threshold.max(top.1 * 0.5)
+            };
+            if at(fin, k).is_some_and(|s| s >= bar) {
+                return true;
+            }
+            node.tag() == "p" && len(page.r, k) > 80 && page.density(k) < 0.25
+        })
+        .collect()
+}
+
+/// Normalized words of a text, for comparing a heading with the title.
+fn words(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// M4: whether an element inside the chosen part is noise.
+fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str) -> bool {
+    let tree = page.tree;
+    let node = tree.node(i);
+    let tag = node.tag();
+    if noise_by_kind(tree, i) || strongly_negative(tree, i) {
+        return true;
+    }
+    // Captions and credits describe a picture, not the text.
+    if tag == "figcaption" || {
+        let h = hints(tree, i);
+        h.contains("caption") || h.contains("credit")
+    } {
+        return true;
+    }
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim();
+    // A short block that is all link: a promotion of another page ("READ MORE ON …").
+    if !is_heading(tag) && is_block(layout(node)) && text.len() < 160 && page.density(i) > 0.9 {
+        return true;
+    }
+    if is_block(layout(node)) && COMMENT_HEADINGS.contains(&text.to_lowercase().as_str()) {
+        return true;
+    }
+    // A short block that says it is a pointer elsewhere.
+    if text.len() < 200 && is_block(layout(node)) && {
+        let low = text.to_lowercase();
+        PROMO_PREFIXES.iter().any(|p| low.starts_with(p))
+    } {
+        return true;
+    }
+    if is_heading(tag) {
+        if class_weight(tree, i) < 0.0 {
+            return true;
+        }
+        // The heading that repeats the page's title is the title, not the text.
+        if matches!(tag, "h1" | "h2") && !title.is_empty() {
+            let h = words(page.r.slice(
+                page.r.span(i).map_or(0, |s| s.0),
+                page.r.span(i).map_or(0, |s| s.1),
+            ));
+            let similar = (title.contains(&h) && 2 * h.len() >= title.len()) || h.contains(title);
+            if !h.is_empty() && similar {
+                return true;
+            }
+        }
+        return false;
+    }
+    if !matches!(
+        tag,
+        "div" | "section" | "ul" | "ol" | "table" | "header" | "dl" | "form" | "fieldset"
+    ) {
+        return false;
+    }
+    // The conditional rule.
+    let weight = class_weight(tree, i);
+    if weight + at(fin, i).unwrap_or(0.0) < 0.0 {
+        return true;
+    }
+    let density = page.density(i);
+    if (weight < 25.0 && density > 0.5) || density > 0.7 {
+        return true;
+    }
+    let c = at(&page.counts, i);
+    if c.commas >= 10 {
+        return false;
+    }
+    let text = len(page.r, i);
+    let is_list = matches!(tag, "ul" | "ol") || (text > 0 && c.li_text as f64 / text as f64 > 0.9);
+    let p = c.p as f64;
+    (c.img > 1 && p / (c.img as f64) < 0.5)
+        || (!is_list && c.li > c.p + 1 && density > 0.3)
+        || (c.inputs as f64 > (p / 3.0).floor() && c.inputs > 0)
+        || (!is_list && text < MIN_PARAGRAPH_BYTES && (c.img == 0 || c.img > 2))
+        || (weight < 25.0 && density > 0.5)
+        || (weight >= 25.0 && density > 0.7)
+        || (c.embeds == 1 && text < 75)
+        || c.embeds > 1
+}
+
+fn cleaned(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: usize) -> String {
+    let (tree, r) = (page.tree, page.r);
+    let Some((start, end)) = r.span(top) else {
+        return String::new();
+    };
+    let title = words(&tree.obs.title);
+    // Cut out noise descendants (outermost ones; ranges nest, so skip what a cut covers).
+    // `order` is preorder, so a node is inside `top` exactly when its parent is `top` or inside.
+    let mut inside = vec![false; tree.obs.nodes.len()];
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for &i in &r.order {
+        let i = i as usize;
+        match tree.parent_of(i) {
+            Some(p) if p == top || at(&inside, p) => set(&mut inside, i, true),
+            _ => continue,
+        }
+        if !tree.node(i).is_element() {
+            continue;
+        }
+        let Some((a, b)) = r.span(i) else { continue };
+        if cuts.last().is_some_and(|&(_, e)| a < e) {
+            continue;
+        }
+        if is_noise(page, fin, i, &title) {
+            cuts.push((a, b));
+        }
+    }
+    let mut text = String::with_capacity(end - start);
+    let mut from = start;
+    for (a, b) in cuts {
+        text.push_str(r.slice(from, a));
+        text.push('\n');
+        from = b;
+    }
+    text.push_str(r.slice(from, end));
+    text
 }
 
 /// Trims each end and turns three or more line breaks in a row into two.

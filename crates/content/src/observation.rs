@@ -31,6 +31,8 @@ pub const MAX_ATTRS: usize = 32;
 pub const MAX_ATTR_BYTES: usize = 8 * 1024;
 /// Most bytes of a tag or attribute name, or of a recorded style word.
 pub const MAX_NAME_BYTES: usize = 64;
+/// Most bytes of a recorded style value that is not a keyword (`clip_path`).
+pub const MAX_STYLE_VALUE_BYTES: usize = 256;
 /// Most bytes of the page URL.
 pub const MAX_URL_BYTES: usize = 8 * 1024;
 /// Most bytes of the raw title and lang strings before they are cleaned and capped.
@@ -122,6 +124,12 @@ pub struct Style {
     /// outside the viewport).
     #[serde(default)]
     pub offscreen: bool,
+    /// The computed text color (and fill color) is fully transparent.
+    #[serde(default)]
+    pub color0: bool,
+    /// Computed `clip-path` when not `none` (e.g. `inset(50%)`).
+    #[serde(default)]
+    pub clip_path: Option<String>,
 }
 
 /// A position in the tree. On a text node, `offset` counts UTF-16 code units into its text (as the
@@ -158,6 +166,14 @@ pub(crate) struct Tree<'a> {
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+static NO_NODE: Node = Node {
+    tag: None,
+    text: None,
+    attrs: BTreeMap::new(),
+    style: None,
+    kids: Vec::new(),
+};
 
 impl Node {
     pub fn is_element(&self) -> bool {
@@ -232,23 +248,26 @@ impl Observation {
                         if words
                             .iter()
                             .any(|w| w.as_ref().is_some_and(|w| w.len() > MAX_NAME_BYTES))
+                            || style
+                                .clip_path
+                                .as_ref()
+                                .is_some_and(|c| c.len() > MAX_STYLE_VALUE_BYTES)
                         {
                             return Err(ContentError::Malformed(format!("node {i}: bad style")));
                         }
                     }
                     for &k in &node.kids {
-                        let k = k as usize;
-                        if k >= n {
+                        let Some(slot) = parent.get_mut(k as usize) else {
                             return Err(ContentError::Malformed(format!(
                                 "node {i}: child index out of range"
                             )));
-                        }
-                        if k == self.root as usize || parent[k] != NO_PARENT {
+                        };
+                        if k == self.root || *slot != NO_PARENT {
                             return Err(ContentError::Malformed(format!(
                                 "node {k} has more than one parent"
                             )));
                         }
-                        parent[k] = i as u32;
+                        *slot = i as u32;
                     }
                 }
                 (None, Some(text)) => {
@@ -270,7 +289,7 @@ impl Observation {
             }
         }
         let root = self.root as usize;
-        if root >= n || !self.nodes[root].is_element() {
+        if !self.nodes.get(root).is_some_and(Node::is_element) {
             return Err(ContentError::Malformed("root is not an element".into()));
         }
         // One parent each and the root parentless leaves only cycles detached from the root; those
@@ -281,7 +300,7 @@ impl Observation {
                 if i == root {
                     return true;
                 }
-                match parent[i] {
+                match parent.get(i).copied().unwrap_or(NO_PARENT) {
                     NO_PARENT => return false,
                     p => i = p as usize,
                 }
@@ -290,10 +309,9 @@ impl Observation {
         };
         let check_anchor = |a: &Anchor, what: &str| -> Result<(), ContentError> {
             let i = a.node as usize;
-            if i >= n || !reachable(i) {
+            let Some(node) = self.nodes.get(i).filter(|_| reachable(i)) else {
                 return Err(ContentError::Malformed(format!("{what}: no such node")));
-            }
-            let node = &self.nodes[i];
+            };
             let ok = match &node.text {
                 Some(t) => (a.offset as usize) <= utf16_len(t),
                 None => a.offset <= 1,
@@ -312,7 +330,7 @@ impl Observation {
             }
             if let Some(e) = p.element {
                 check_anchor(&Anchor { node: e, offset: 0 }, "point.element")?;
-                if !self.nodes[e as usize].is_element() {
+                if !self.nodes.get(e as usize).is_some_and(Node::is_element) {
                     return Err(ContentError::Malformed(
                         "point.element is a text node".into(),
                     ));
@@ -328,18 +346,24 @@ impl Observation {
 }
 
 impl Tree<'_> {
+    /// Node `i`; an empty node for an index out of range (the check makes that impossible for
+    /// indices read from the observation, and this keeps it impossible to panic).
     pub fn node(&self, i: usize) -> &Node {
-        &self.obs.nodes[i]
+        self.obs.nodes.get(i).unwrap_or(&NO_NODE)
+    }
+    /// Parent of `i`, `None` for the root, a detached node or an index out of range.
+    pub fn parent_of(&self, i: usize) -> Option<usize> {
+        match self.parent.get(i).copied().unwrap_or(NO_PARENT) {
+            NO_PARENT => None,
+            p => Some(p as usize),
+        }
     }
     /// `i` and its ancestors, nearest first.
     pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         let mut cur = Some(i);
         std::iter::from_fn(move || {
             let i = cur?;
-            cur = match self.parent[i] {
-                NO_PARENT => None,
-                p => Some(p as usize),
-            };
+            cur = self.parent_of(i);
             Some(i)
         })
     }

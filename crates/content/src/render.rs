@@ -9,9 +9,11 @@
 //!   `application/ld+json`, any non-JS script type) never count.
 //! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert`, `data-apc-ui` (the extension's own
 //!   UI), `display: none`, `content-visibility: hidden`, opacity 0, no box (except
-//!   `display: contents`), off-screen, or a box of at most 1×1 px that clips its overflow.
-//! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, or font size 0
-//!   (these inherit but a child can override them, so they are judged per text node).
+//!   `display: contents`), off-screen, a box with a side of at most 1 px that clips its
+//!   overflow, or a `clip-path` that leaves nothing (`inset(50%)`, `circle(0)`).
+//! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
+//!   or a fully transparent text color (these inherit but a child can override them, so they are
+//!   judged per text node).
 //! - R4 whitespace collapses as rendered text does: runs of spaces, tabs and newlines become one
 //!   space; none at the start or end of a line; `pre`, `pre-wrap` and `break-spaces` keep all of it;
 //!   `pre-line` keeps newlines. Block boundaries become one newline (`p`: a blank line), table cells
@@ -83,6 +85,7 @@ const BLOCK_TAGS: &[&str] = &[
     "table",
     "ul",
     "caption",
+    "center",
     "legend",
     "menu",
     "search",
@@ -146,11 +149,50 @@ pub(crate) fn hides_subtree(node: &Node) -> bool {
         || (s.no_box && lay != Layout::Contents)
         || s.offscreen
         || (s.zero_size && s.clips && lay != Layout::Contents)
+        || s.clip_path.as_deref().is_some_and(clips_everything)
+}
+
+/// R2: a `clip-path` that leaves nothing of the box: an `inset()` whose opposite sides meet
+/// (percentages adding up to 100 % or more: `inset(50%)`), or a circle or ellipse of radius 0.
+pub(crate) fn clips_everything(clip_path: &str) -> bool {
+    let v = clip_path.trim().to_ascii_lowercase();
+    if let Some(args) = v.strip_prefix("inset(") {
+        let args = args
+            .split(" round ")
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(')');
+        let pct: Vec<Option<f64>> = args
+            .split_ascii_whitespace()
+            .map(|a| a.strip_suffix('%').and_then(|n| n.parse::<f64>().ok()))
+            .collect();
+        // CSS box shorthand: 1 to 4 values (top, right, bottom, left).
+        let (t, r, b, l) = match pct.as_slice() {
+            [a] => (*a, *a, *a, *a),
+            [a, b] => (*a, *b, *a, *b),
+            [a, b, c] => (*a, *b, *c, *b),
+            [a, b, c, d] => (*a, *b, *c, *d),
+            _ => return false,
+        };
+        let meets =
+            |x: Option<f64>, y: Option<f64>| matches!((x, y), (Some(x), Some(y)) if x + y >= 100.0);
+        return meets(t, b) || meets(r, l);
+    }
+    for shape in ["circle(", "ellipse("] {
+        if let Some(args) = v.strip_prefix(shape) {
+            let first = args.split_ascii_whitespace().next().unwrap_or("");
+            let first = first.trim_end_matches(')');
+            return matches!(first, "0" | "0px" | "0%");
+        }
+    }
+    false
 }
 
 /// R3: text directly in this element is not drawn.
 fn hides_own_text(style: Option<&Style>) -> bool {
-    style.is_some_and(|s| s.font0 || s.visibility.as_deref().is_some_and(|v| v != "visible"))
+    style.is_some_and(|s| {
+        s.font0 || s.color0 || s.visibility.as_deref().is_some_and(|v| v != "visible")
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -167,11 +209,9 @@ fn ws_mode(style: Option<&Style>, inherited: Ws) -> Ws {
         }
         Some("pre-line" | "preserve-breaks") => Ws::PreLine,
         Some("normal" | "nowrap" | "collapse") => Ws::Collapse,
-        Some(_) => inherited,
-        // The collector writes white-space only when it is not normal; the computed value inherits,
-        // so a missing value on an element whose style was read means normal.
-        None if style.is_some() => Ws::Collapse,
-        None => inherited,
+        // The collector writes white-space where it differs from the parent's: missing (or a
+        // value not known here) means the parent's.
+        Some(_) | None => inherited,
     }
 }
 
@@ -188,30 +228,56 @@ fn is_dropped_control(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
 }
 
+/// The rendered text being written. Positions handed out ([`Out::pos`]) are the length of `s`,
+/// which only ever grows by whole characters: a recorded position can never fall inside a
+/// character. Trailing spaces and tabs that a later line break may still remove wait in `pending`
+/// and are written to `s` only once something follows them on the same line.
 #[derive(Default)]
 struct Out {
     s: String,
+    /// Spaces and tabs after the end of `s` that a line break removes.
+    pending: String,
     space: bool,
     tab: bool,
     breaks: u8,
 }
 
 impl Out {
+    /// Where the next character goes; always a character boundary of the final text.
+    fn pos(&self) -> usize {
+        self.s.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.s.is_empty() && self.pending.is_empty()
+    }
+
+    fn last(&self) -> Option<char> {
+        self.pending
+            .chars()
+            .next_back()
+            .or_else(|| self.s.chars().next_back())
+    }
+
     fn block_break(&mut self, n: u8) {
         self.breaks = self.breaks.max(n);
     }
 
+    fn commit(&mut self) {
+        self.s.push_str(&self.pending);
+        self.pending.clear();
+    }
+
     fn flush(&mut self) {
-        if self.s.is_empty() {
+        if self.is_empty() {
             self.space = false;
             self.tab = false;
             self.breaks = 0;
             return;
         }
         if self.breaks > 0 {
-            while self.s.ends_with([' ', '\t']) {
-                self.s.pop();
-            }
+            // No space or tab at the end of a line.
+            self.pending.clear();
             let have = self
                 .s
                 .bytes()
@@ -223,12 +289,12 @@ impl Out {
                 self.s.push('\n');
             }
         } else if self.tab {
-            while self.s.ends_with(' ') {
-                self.s.pop();
+            while self.pending.ends_with(' ') {
+                self.pending.pop();
             }
-            self.s.push('\t');
-        } else if self.space && !self.s.ends_with([' ', '\n', '\t']) {
-            self.s.push(' ');
+            self.pending.push('\t');
+        } else if self.space && !matches!(self.last(), Some(' ' | '\n' | '\t')) {
+            self.pending.push(' ');
         }
         self.space = false;
         self.tab = false;
@@ -240,12 +306,25 @@ impl Out {
             return;
         }
         self.flush();
-        self.s.push(if c == '\u{a0}' { ' ' } else { c });
+        match c {
+            ' ' | '\u{a0}' => self.pending.push(' '),
+            '\t' => self.pending.push('\t'),
+            c => {
+                self.commit();
+                self.s.push(c);
+            }
+        }
     }
 
     fn newline(&mut self) {
         self.flush();
+        self.commit();
         self.s.push('\n');
+    }
+
+    fn finish(mut self) -> String {
+        self.commit();
+        self.s
     }
 }
 
@@ -258,6 +337,23 @@ pub(crate) struct Rendered {
     pub anchor_pos: Vec<usize>,
     /// Rendered elements and text nodes in document order.
     pub order: Vec<u32>,
+}
+
+impl Rendered {
+    /// The byte range node `i` covers, if it rendered.
+    pub fn span(&self, i: usize) -> Option<(usize, usize)> {
+        self.range.get(i).copied().flatten()
+    }
+    /// `text[a..b]`: positions come from [`Out::pos`], so they are character boundaries; a range
+    /// that is not (impossible by construction) reads as empty rather than panicking.
+    pub fn slice(&self, a: usize, b: usize) -> &str {
+        sub(&self.text, a, b)
+    }
+}
+
+/// `s[a..b]`, or `""` when that is not a range of character boundaries inside `s`.
+pub(crate) fn sub(s: &str, a: usize, b: usize) -> &str {
+    s.get(a..b).unwrap_or("")
 }
 
 /// A place to locate: a text node and a UTF-16 offset, or an element and 0 (before) / 1 (after).
@@ -285,9 +381,9 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
         .map(|w| tree.ancestors(w.node).collect())
         .collect();
     let place_inside = |anchor_pos: &mut Vec<Option<usize>>, node: usize, at: usize| {
-        for (k, chain) in want_chains.iter().enumerate() {
-            if anchor_pos[k].is_none() && chain.contains(&node) {
-                anchor_pos[k] = Some(at);
+        for (pos, chain) in anchor_pos.iter_mut().zip(&want_chains) {
+            if pos.is_none() && chain.contains(&node) {
+                *pos = Some(at);
             }
         }
     };
@@ -297,25 +393,25 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
         match step {
             Step::Enter(i, inherited_ws) => {
                 let node = tree.node(i);
-                let here = out.s.len();
+                let here = out.pos();
                 if let Some(text) = &node.text {
-                    let parent = tree.parent[i] as usize;
-                    let pstyle = tree.obs.nodes.get(parent).and_then(|p| p.style.as_ref());
+                    let pstyle = tree.parent_of(i).and_then(|p| tree.node(p).style.as_ref());
                     if hides_own_text(pstyle) {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }
-                    let start = out.s.len();
+                    let start = out.pos();
                     emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
-                    range[i] = Some((start, out.s.len()));
+                    set_range(&mut range, i, start, out.pos());
                     order.push(i as u32);
                     continue;
                 }
-                for (k, w) in wants.iter().enumerate() {
-                    if w.node == i && w.offset == 0 && anchor_pos[k].is_none() {
-                        anchor_pos[k] = Some(here);
-                    }
-                }
+                place(
+                    &mut anchor_pos,
+                    wants,
+                    |w| w.node == i && w.offset == 0,
+                    here,
+                );
                 if hides_subtree(node) {
                     place_inside(&mut anchor_pos, i, here);
                     continue;
@@ -324,7 +420,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 match lay {
                     Layout::Block | Layout::Row => out.block_break(breaks_of(node.tag())),
                     Layout::Cell
-                        if !out.s.is_empty() && !out.s.ends_with('\n') && out.breaks == 0 =>
+                        if !out.is_empty() && out.last() != Some('\n') && out.breaks == 0 =>
                     {
                         out.tab = true;
                     }
@@ -335,7 +431,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 }
                 order.push(i as u32);
                 let ws = ws_mode(node.style.as_ref(), inherited_ws);
-                stack.push(Step::Exit(i, lay, out.s.len()));
+                stack.push(Step::Exit(i, lay, out.pos()));
                 for &k in node.kids.iter().rev() {
                     stack.push(Step::Enter(k as usize, ws));
                 }
@@ -344,18 +440,19 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 if matches!(lay, Layout::Block | Layout::Row) {
                     out.block_break(breaks_of(tree.node(i).tag()));
                 }
-                range[i] = Some((start, out.s.len()));
-                for (k, w) in wants.iter().enumerate() {
-                    if w.node == i && w.offset == 1 && anchor_pos[k].is_none() {
-                        anchor_pos[k] = Some(out.s.len());
-                    }
-                }
+                set_range(&mut range, i, start, out.pos());
+                place(
+                    &mut anchor_pos,
+                    wants,
+                    |w| w.node == i && w.offset == 1,
+                    out.pos(),
+                );
             }
         }
     }
-    let end = out.s.len();
+    let end = out.pos();
     Rendered {
-        text: out.s,
+        text: out.finish(),
         range,
         anchor_pos: anchor_pos.into_iter().map(|p| p.unwrap_or(end)).collect(),
         order,
@@ -370,16 +467,18 @@ fn emit_text(
     wants: &[Want],
     anchor_pos: &mut [Option<usize>],
 ) {
-    let mine: Vec<usize> = (0..wants.len())
-        .filter(|&k| wants[k].node == node)
-        .collect();
+    let mine = wants.iter().any(|w| w.node == node);
     let mut u16_at = 0usize;
     let mut prev_cr = false;
     for c in text.chars() {
-        for &k in &mine {
-            if anchor_pos[k].is_none() && wants[k].offset <= u16_at {
-                anchor_pos[k] = Some(out.s.len());
-            }
+        if mine {
+            let at = out.pos();
+            place(
+                anchor_pos,
+                wants,
+                |w| w.node == node && w.offset <= u16_at,
+                at,
+            );
         }
         u16_at += c.len_utf16();
         let was_cr = std::mem::replace(&mut prev_cr, c == '\r');
@@ -409,9 +508,28 @@ fn emit_text(
             },
         }
     }
-    for &k in &mine {
-        if anchor_pos[k].is_none() {
-            anchor_pos[k] = Some(out.s.len());
+    if mine {
+        let at = out.pos();
+        place(anchor_pos, wants, |w| w.node == node, at);
+    }
+}
+
+/// Places every not yet placed anchor whose want matches at `at`.
+fn place(
+    anchor_pos: &mut [Option<usize>],
+    wants: &[Want],
+    matches: impl Fn(&Want) -> bool,
+    at: usize,
+) {
+    for (pos, w) in anchor_pos.iter_mut().zip(wants) {
+        if pos.is_none() && matches(w) {
+            *pos = Some(at);
         }
+    }
+}
+
+fn set_range(range: &mut [Option<(usize, usize)>], i: usize, start: usize, end: usize) {
+    if let Some(slot) = range.get_mut(i) {
+        *slot = Some((start, end));
     }
 }

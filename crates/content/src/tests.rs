@@ -595,7 +595,7 @@ fn para(s: &str) -> T {
 }
 
 #[test]
-fn m1_main_element_wins_and_m3_noise_inside_is_cut() {
+fn m4_noise_inside_the_chosen_part_is_cut() {
     let obs = page(vec![
         ea(
             "nav",
@@ -609,7 +609,7 @@ fn m1_main_element_wins_and_m3_noise_inside_is_cut() {
                     "The first paragraph of the article, long enough to count, with commas, many.",
                 ),
                 ea("nav", &[], vec![para("Breadcrumbs inside main")]),
-                para("The second paragraph of the article is here."),
+                para("The second paragraph of the article is here, and it has a comma."),
             ],
         ),
         e("footer", vec![para("Copyright, legal, privacy, terms")]),
@@ -985,4 +985,420 @@ fn nested_headings_and_blank_blocks_stay_linear() {
     };
     let r = reading(&obs);
     assert_eq!(r.pointed.text, "word");
+}
+
+// --- No panic: text positions never split a character (issue 12.1) ---------------------------
+
+/// Every recorded range of a rendering lies on character boundaries and inside the text.
+fn assert_ranges_on_char_boundaries(obs: &Observation) {
+    let tree = obs.check().unwrap();
+    let r = render::render(&tree, &[]);
+    for (i, span) in r.range.iter().enumerate() {
+        if let Some((a, b)) = *span {
+            assert!(
+                a <= b && b <= r.text.len(),
+                "node {i}: {a}..{b} in {}",
+                r.text.len()
+            );
+            assert!(
+                r.text.is_char_boundary(a) && r.text.is_char_boundary(b),
+                "node {i}: {a}..{b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_panic_a_div_of_nbsp_before_multibyte_text() {
+    // `<div>&nbsp;</div>` renders a space that the next block's break removes; the div's recorded
+    // end used to fall inside the next character.
+    let obs = page(vec![
+        para("Intro"),
+        e("div", vec![x("\u{a0}")]),
+        e(
+            "div",
+            vec![x("été, déjà vu — ünïcödé text in a paragraph of prose.")],
+        ),
+        para("Ça va très bien, merci beaucoup, à bientôt mes amis."),
+    ]);
+    assert_ranges_on_char_boundaries(&obs);
+    let r = reading(&drop_on(obs, "Ça va"));
+    assert!(r.page_text.unwrap().contains("été, déjà vu"));
+}
+
+#[test]
+fn no_panic_a_link_of_nbsp_at_a_line_start_before_multibyte_text() {
+    // `<a>&nbsp;</a>` at the start of a line, then a block of multi-byte text.
+    let obs = page(vec![
+        e(
+            "div",
+            vec![
+                e("a", vec![x("\u{a0}")]),
+                e("p", vec![x("日本語のテキスト、とても長い段落です。")]),
+            ],
+        ),
+        e(
+            "article",
+            vec![
+                e("a", vec![x("\u{a0}")]),
+                e("h2", vec![x("Überschrift")]),
+                para("Größere Änderungen, schöne Grüße, über alles, ein langer Satz hier."),
+                e("div", vec![e("a", vec![x("\u{a0}")])]),
+                para("Ещё один абзац, на русском языке, чтобы было много байтов."),
+            ],
+        ),
+    ]);
+    assert_ranges_on_char_boundaries(&obs);
+    let mut sel = select(obs.clone(), "Größere", "байтов");
+    sel.how = How::Selection;
+    let r = reading(&sel);
+    assert!(r.pointed.text.contains("Größere"));
+    let r = reading(&drop_on(obs, "Ещё"));
+    assert!(r.page_text.is_some());
+}
+
+#[test]
+fn u1_a_url_between_4_and_8_kib_is_read_and_the_hub_rule_accepts_it() {
+    let mut obs = page(vec![para("Some text to point at, long enough.")]);
+    obs.url = format!("https://example.com/search?q={}", "a".repeat(6000));
+    let r = reading(&drop_on(obs, "Some text"));
+    assert!(r.url.len() > 6000);
+    assert_eq!(r.check(), Ok(()));
+}
+
+// --- The five failure classes of issue 12 (each also a fixture page, tests/fixtures/reader-*) --
+
+fn prose(n: usize, what: &str) -> String {
+    format!(
+        "{what} sentence {n}, which has commas, goes on for a while, and reads like prose does."
+    )
+}
+
+fn main_of(obs: Observation) -> String {
+    let needle = obs
+        .nodes
+        .iter()
+        .find_map(|n| n.text.clone().filter(|t| t.len() > 20))
+        .unwrap();
+    reading(&drop_on(obs, &needle))
+        .page_text
+        .unwrap_or_default()
+}
+
+#[test]
+fn br_separated_text_is_paragraphs() {
+    // The body is bare text separated by <br><br> inside a div that also holds a block (a
+    // caption); a reader's comment elsewhere is one long paragraph.
+    let mut body = Vec::new();
+    for n in 0..6 {
+        body.push(x(&prose(n, "Story")));
+        body.push(e("br", vec![]));
+        body.push(e("br", vec![]));
+    }
+    body.push(e("center", vec![e("em", vec![x("A photo caption")])]));
+    let obs = page(vec![
+        ea("div", &[("class", "story")], body),
+        e(
+            "div",
+            vec![e(
+                "p",
+                vec![x(
+                    &"A reader writes at length about the story, and more ".repeat(8)
+                )],
+            )],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Story sentence 0") && main.contains("Story sentence 5"),
+        "{main}"
+    );
+    assert!(!main.contains("A reader writes"), "{main}");
+}
+
+#[test]
+fn comment_threads_are_not_candidates() {
+    // One <main> wraps the article and the comment thread; the comments are longer.
+    let comments: Vec<T> = (0..8)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "comment")],
+                vec![para(&prose(n, "Comment"))],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "div",
+                &[("class", "article")],
+                (0..4).map(|n| para(&prose(n, "Article"))).collect(),
+            ),
+            ea("section", &[("id", "comments")], comments),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Article sentence 0") && main.contains("Article sentence 3"),
+        "{main}"
+    );
+    assert!(!main.contains("Comment sentence"), "{main}");
+}
+
+#[test]
+fn related_post_cards_are_cut() {
+    // Several <article> cards of related posts, with teasers, inside the post's own container;
+    // the real body is outside the cards.
+    let card = |n: usize| {
+        ea(
+            "article",
+            &[("class", "card")],
+            vec![
+                e(
+                    "h3",
+                    vec![e("a", vec![x(&format!("Related headline {n}"))])],
+                ),
+                para(&prose(n, "Teaser")),
+            ],
+        )
+    };
+    let obs = page(vec![ea(
+        "div",
+        &[("class", "post")],
+        vec![
+            e("div", (0..5).map(|n| para(&prose(n, "Body"))).collect()),
+            ea(
+                "section",
+                &[("class", "related-posts")],
+                (0..4).map(card).collect(),
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Body sentence 0") && main.contains("Body sentence 4"),
+        "{main}"
+    );
+    assert!(!main.contains("Teaser sentence"), "{main}");
+    assert!(!main.contains("Related headline"), "{main}");
+}
+
+#[test]
+fn headline_lists_are_cut() {
+    // An empty <article>, an <article> holding "Most popular" headline lists, and the body.
+    let list = ea(
+        "ul",
+        &[],
+        (0..8)
+            .map(|n| {
+                e(
+                    "li",
+                    vec![e(
+                        "a",
+                        vec![x(&format!("Popular headline {n}, clicked a lot"))],
+                    )],
+                )
+            })
+            .collect(),
+    );
+    let obs = page(vec![
+        e("article", vec![]),
+        e("article", vec![e("h2", vec![x("Most popular")]), list]),
+        ea(
+            "div",
+            &[("class", "story-body")],
+            (0..4).map(|n| para(&prose(n, "Body"))).collect(),
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Body sentence 0") && main.contains("Body sentence 3"),
+        "{main}"
+    );
+    assert!(!main.contains("Popular headline"), "{main}");
+}
+
+#[test]
+fn link_dense_blocks_lose() {
+    // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
+    let linky: Vec<T> = (0..12)
+        .map(|n| {
+            e(
+                "p",
+                vec![
+                    e(
+                        "a",
+                        vec![x(&format!(
+                            "A long link title number {n}, with commas, here"
+                        ))],
+                    ),
+                    x(" and some plain words."),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![
+        e("article", linky),
+        e("div", (0..3).map(|n| para(&prose(n, "Prose"))).collect()),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Prose sentence 0") && main.contains("Prose sentence 2"),
+        "{main}"
+    );
+    assert!(!main.contains("A long link title"), "{main}");
+}
+
+#[test]
+fn title_heading_is_not_body() {
+    let mut obs = page(vec![e(
+        "div",
+        vec![
+            e("h1", vec![x("Raised beds for tidy gardens")]),
+            para(&prose(0, "Body")),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    obs.title = "Raised beds for tidy gardens | The Garden Site".into();
+    let main = main_of(obs);
+    assert!(main.starts_with("Body sentence 0"), "{main}");
+}
+
+// --- Visibility facts added for issue 12 -------------------------------------------------------
+
+#[test]
+fn r2_a_clip_path_that_leaves_nothing_hides_the_subtree() {
+    for (clip, hidden) in [
+        ("inset(50%)", true),
+        ("inset(0 50% 0 50%)", true),
+        ("inset(50% 0)", true),
+        ("inset(10% 20%)", false),
+        ("circle(0px at 50% 50%)", true),
+        ("circle(40%)", false),
+        ("polygon(0 0, 100% 0, 100% 100%)", false),
+    ] {
+        let text = visible_text(vec![
+            es(
+                "div",
+                Style {
+                    display: Some("block".into()),
+                    clips: true,
+                    clip_path: Some(clip.into()),
+                    ..Style::default()
+                },
+                vec![x("CLIPPED")],
+            ),
+            para("shown"),
+        ]);
+        assert_eq!(!text.contains("CLIPPED"), hidden, "{clip}: {text}");
+    }
+}
+
+#[test]
+fn r2_a_box_with_one_side_of_zero_that_clips_hides_and_one_that_does_not_clip_shows() {
+    let zero = |clips: bool| Style {
+        display: Some("block".into()),
+        zero_size: true,
+        clips,
+        ..Style::default()
+    };
+    let text = visible_text(vec![
+        es("div", zero(true), vec![x("HEIGHT0-HIDDEN")]),
+        es(
+            "div",
+            zero(false),
+            vec![e("a", vec![x("float links show")])],
+        ),
+    ]);
+    assert!(!text.contains("HEIGHT0-HIDDEN"), "{text}");
+    assert!(text.contains("float links show"), "{text}");
+}
+
+#[test]
+fn r3_transparent_text_is_hidden_but_a_colored_child_shows() {
+    let text = visible_text(vec![es(
+        "p",
+        Style {
+            display: Some("block".into()),
+            color0: true,
+            ..Style::default()
+        },
+        vec![
+            x("TRANSPARENT"),
+            es("span", disp("inline"), vec![x("colored")]),
+        ],
+    )]);
+    assert!(!text.contains("TRANSPARENT"), "{text}");
+    assert!(text.contains("colored"), "{text}");
+}
+
+#[test]
+fn captions_are_cut() {
+    let obs = page(vec![e(
+        "div",
+        vec![
+            para(&prose(0, "Body")),
+            e(
+                "figure",
+                vec![e("figcaption", vec![x("FIGCAPTION: the harbour at dawn")])],
+            ),
+            ea(
+                "span",
+                &[("class", "image-credit")],
+                vec![x("CREDIT Getty Images")],
+            ),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 1"), "{main}");
+    assert!(
+        !main.contains("FIGCAPTION") && !main.contains("CREDIT"),
+        "{main}"
+    );
+}
+
+#[test]
+fn link_only_promotions_are_cut() {
+    let obs = page(vec![e(
+        "div",
+        vec![
+            para(&prose(0, "Body")),
+            e(
+                "p",
+                vec![e("a", vec![x("READ MORE ON THE SITE BY CLICKING HERE")])],
+            ),
+            para(&prose(1, "Body")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 1"), "{main}");
+    assert!(!main.contains("READ MORE ON THE SITE"), "{main}");
+}
+
+#[test]
+fn pointer_blocks_are_cut() {
+    let obs = page(vec![e(
+        "div",
+        vec![
+            para(&prose(0, "Body")),
+            e("p", vec![x("Related: "), e("a", vec![x("Another story")])]),
+            para("Sign up for our newsletter today."),
+            para(&prose(1, "Body")),
+            para("Filed under: Harbours, Storms"),
+            e("h3", vec![x("Comments")]),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 1"), "{main}");
+    assert!(
+        !main.contains("Another story") && !main.contains("newsletter"),
+        "{main}"
+    );
+    assert!(
+        !main.contains("Filed under") && !main.contains("Comments"),
+        "{main}"
+    );
 }

@@ -16,6 +16,7 @@
 //! | [`page_link`] | the page app link between the extension and a hub, and the checks of every hub answer |
 //! | [`pairing_code`] | the pairing code's grammar: a ticket as a person types and reads it |
 //! | [`drop_answer`] | what a drop on a page gets, from that origin's `apc.json` |
+//! | [`reading_rules`] | `PageReading::check`: the one rule set for a reading (URL, targets, sizes) |
 //! | [`conformance`] | the standard's functions by their JavaScript names, for differential tests |
 //! | [`js`] | the JavaScript semantics the rules lean on |
 
@@ -30,6 +31,7 @@ pub mod manifest;
 pub mod notes;
 pub mod page_link;
 pub mod pairing_code;
+pub mod reading_rules;
 pub mod target;
 pub mod types;
 

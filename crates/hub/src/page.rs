@@ -230,16 +230,11 @@ fn pairing_of(hub: &Hub, headers: &HeaderMap) -> HubResult<PairingRow> {
     }
 }
 
+/// The one rule set for a reading (`apc_core::reading_rules`), the same the extension applies.
 fn check_reading(reading: &PageReading) -> HubResult<()> {
-    let bad = |m: &str| HubError::page(PageLinkError::InvalidRequest, m.to_owned());
-    let url = url::Url::parse(&reading.url).map_err(|_| bad("The reading's url is not a URL."))?;
-    if !matches!(url.scheme(), "http" | "https" | "file") || reading.url.len() > 4096 {
-        return Err(bad("The reading's url is not an http(s) page URL."));
-    }
-    if reading.pointed.targets.len() > 100 {
-        return Err(bad("The reading has more than 100 targets."));
-    }
-    Ok(())
+    reading
+        .check()
+        .map_err(|e| HubError::page(PageLinkError::InvalidRequest, format!("{e}.")))
 }
 
 /// `PUT /page/pin` with a reading → 200 `{ focus }`; wakes the agent's waits.

@@ -1,0 +1,218 @@
+//! Property tests (issue 12.1): over arbitrary observations, `Observation::from_json` +
+//! `build_reading` never panic, and every position the renderer records lies on a character
+//! boundary of the rendered text. A short pass runs in `cargo test -p apc-content`; set
+//! `PROPTEST_CASES` for a longer one. (The coverage-guided fuzz target lives in `fuzz/`.)
+
+use std::collections::BTreeMap;
+
+use apc_core::page_link::How;
+use proptest::prelude::*;
+
+use crate::*;
+
+const TAGS: &[&str] = &[
+    "div", "p", "a", "span", "br", "main", "article", "section", "li", "ul", "td", "tr", "table",
+    "pre", "h1", "h2", "nav", "aside", "footer", "script", "b", "button",
+];
+const DISPLAYS: &[&str] = &[
+    "block",
+    "inline",
+    "none",
+    "contents",
+    "table-cell",
+    "table-row",
+    "inline-block",
+    "flex",
+    "inline flex",
+    "list-item",
+];
+const WHITE_SPACES: &[&str] = &["pre", "pre-wrap", "pre-line", "normal", "break-spaces"];
+const CLASSES: &[&str] = &[
+    "content", "comment", "related", "nav", "post", "sidebar", "",
+];
+
+/// Text made of the characters that matter: spaces of every kind, line breaks, multi-byte
+/// characters of every width, controls.
+fn text() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        " ", "\u{a0}", "\t", "\n", "\r", "\r\n", "a", "word", "é", "日本", "😀", "\u{200b}",
+        "\u{2028}", "\u{1}", ",", "Ü", "\u{feff}", "x\u{301}",
+    ]);
+    prop::collection::vec(pieces, 0..12).prop_map(|v| v.concat())
+}
+
+/// An element: tag, display, white-space, class (indices into the tables above) and style flags.
+type ElementSpec = (usize, Option<usize>, Option<usize>, usize, u8);
+
+#[derive(Debug, Clone)]
+struct Spec {
+    /// Element (tag index, display index or none, white-space, class, flags) or text.
+    element: Option<ElementSpec>,
+    text: String,
+    parent: usize,
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (
+        prop::option::weighted(
+            0.6,
+            (
+                0..TAGS.len(),
+                prop::option::of(0..DISPLAYS.len()),
+                prop::option::weighted(0.2, 0..WHITE_SPACES.len()),
+                0..CLASSES.len(),
+                any::<u8>(),
+            ),
+        ),
+        text(),
+        any::<usize>(),
+    )
+        .prop_map(|(element, text, parent)| Spec {
+            element,
+            text,
+            parent,
+        })
+}
+
+fn observation(
+    specs: Vec<Spec>,
+    how: u8,
+    a: (usize, u32),
+    b: (usize, u32),
+    truncated: bool,
+) -> Observation {
+    let mut nodes = vec![Node {
+        tag: Some("html".into()),
+        ..Node::default()
+    }];
+    let mut elements = vec![0usize];
+    for s in specs {
+        let i = nodes.len();
+        let parent = elements[s.parent % elements.len()];
+        nodes[parent].kids.push(i as u32);
+        match s.element {
+            Some((tag, display, ws, class, flags)) => {
+                let mut attrs = BTreeMap::new();
+                if !CLASSES[class].is_empty() {
+                    attrs.insert("class".to_owned(), CLASSES[class].to_owned());
+                }
+                if flags & 0x80 != 0 {
+                    attrs.insert("hidden".to_owned(), String::new());
+                }
+                let style = display.map(|d| Style {
+                    display: Some(DISPLAYS[d].to_owned()),
+                    white_space: ws.map(|w| WHITE_SPACES[w].to_owned()),
+                    visibility: (flags & 1 != 0).then(|| "hidden".to_owned()),
+                    opacity0: flags & 2 != 0 && flags & 4 != 0,
+                    zero_size: flags & 8 != 0,
+                    clips: flags & 16 != 0,
+                    font0: flags & 32 != 0 && flags & 64 != 0,
+                    ..Style::default()
+                });
+                nodes.push(Node {
+                    tag: Some(TAGS[tag].to_owned()),
+                    attrs,
+                    style,
+                    ..Node::default()
+                });
+                elements.push(i);
+            }
+            None => nodes.push(Node {
+                text: Some(s.text),
+                ..Node::default()
+            }),
+        }
+    }
+    let n = nodes.len();
+    let anchor = |(node, offset): (usize, u32)| {
+        let node = node % n;
+        let max = nodes[node]
+            .text
+            .as_deref()
+            .map_or(1, |t| t.encode_utf16().count() as u32);
+        Anchor {
+            node: node as u32,
+            offset: offset % (max + 1),
+        }
+    };
+    let (how, point, selection) = match how % 3 {
+        0 => (
+            How::Drop,
+            Some(Point {
+                caret: Some(anchor(a)),
+                element: Some(elements[b.0 % elements.len()] as u32),
+            }),
+            None,
+        ),
+        1 => (
+            How::Selection,
+            None,
+            Some(Selection {
+                start: anchor(a),
+                end: anchor(b),
+            }),
+        ),
+        _ => (
+            How::Command,
+            None,
+            Some(Selection {
+                start: anchor(b),
+                end: anchor(a),
+            }),
+        ),
+    };
+    Observation {
+        v: OBSERVATION_VERSION,
+        url: "https://example.com/p".into(),
+        title: "T".into(),
+        lang: None,
+        how,
+        root: 0,
+        nodes,
+        point,
+        selection,
+        truncated,
+    }
+}
+
+fn observations() -> impl Strategy<Value = Observation> {
+    (
+        prop::collection::vec(spec(), 0..60),
+        any::<u8>(),
+        (any::<usize>(), any::<u32>()),
+        (any::<usize>(), any::<u32>()),
+        any::<bool>(),
+    )
+        .prop_map(|(specs, how, a, b, t)| observation(specs, how, a, b, t))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_observation_reads_without_panic_and_spans_stay_on_char_boundaries(obs in observations()) {
+        let json = serde_json::to_string(&obs).unwrap();
+        let parsed = Observation::from_json(&json).unwrap();
+        let tree = parsed.check().unwrap();
+        let r = render::render(&tree, &[]);
+        for span in r.range.iter().flatten() {
+            let (a, b) = *span;
+            prop_assert!(a <= b && b <= r.text.len());
+            prop_assert!(r.text.is_char_boundary(a) && r.text.is_char_boundary(b));
+        }
+        match build_reading(&parsed, "2026-11-29T00:00:00Z") {
+            Ok(reading) => {
+                let len = serde_json::to_vec(&reading).unwrap().len();
+                prop_assert!(len <= apc_core::page_link::READING_MAX_BYTES);
+            }
+            Err(e) => prop_assert!(matches!(e, ContentError::NothingPointed), "{e}"),
+        }
+    }
+
+    #[test]
+    fn any_json_is_an_observation_or_an_error(raw in ".{0,200}") {
+        if let Ok(obs) = Observation::from_json(&raw) {
+            let _ = build_reading(&obs, "2026-11-29T00:00:00Z");
+        }
+    }
+}
