@@ -143,6 +143,15 @@ fn new_pin(reading: &PageReading) -> HubResult<(PinRow, String)> {
         seen_at: None,
     };
     let json = serde_json::to_string(reading).map_err(|e| HubError::BadRequest(e.to_string()))?;
+    if json.len() > READING_MAX_BYTES {
+        return Err(HubError::page(
+            PageLinkError::TooLarge,
+            format!(
+                "The reading is larger than {} KiB.",
+                READING_MAX_BYTES / 1024
+            ),
+        ));
+    }
     Ok((pin, json))
 }
 

@@ -103,6 +103,11 @@ impl Hub {
         self.signal(agent).subscribe()
     }
 
+    /// How many of the agent's waits are listening for its next pin (and the dock's, none).
+    pub fn pin_waiters(&self, agent: &str) -> usize {
+        self.signal(agent).receiver_count()
+    }
+
     /// Tells the agent's waits (and the dock) that `pin` was just stored.
     pub fn notify_pin(&self, agent: &str, pin: PinRow) {
         let news = Arc::new(PinNews {

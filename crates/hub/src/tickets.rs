@@ -62,6 +62,11 @@ impl Tickets {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// How many tickets the hub holds (live, spent and expired ones it still remembers).
+    pub fn held(&self) -> usize {
+        self.map().len()
+    }
+
     pub fn ttl(&self) -> Duration {
         self.ttl
     }

@@ -6,8 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use apc_hub::server::Limits;
 use apc_hub::state::now;
-use apc_hub::store::Store;
+use apc_hub::store::{Db, Store};
 use apc_hub::{router, server, Hub};
 use reqwest::StatusCode;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -22,6 +23,7 @@ struct TestHub {
     origin: String,
     task: tokio::task::JoinHandle<()>,
     http: reqwest::Client,
+    hub: Arc<Hub>,
 }
 
 impl Drop for TestHub {
@@ -31,6 +33,11 @@ impl Drop for TestHub {
 }
 
 async fn start(dir: &Path) -> TestHub {
+    start_with(dir, Limits::default(), |_| {}).await
+}
+
+/// A hub on a free loopback port, served as the binary serves it (`server::serve_on`).
+async fn start_with(dir: &Path, limits: Limits, configure: impl FnOnce(&mut Hub)) -> TestHub {
     let store = Store::open(dir).unwrap();
     store
         .ensure_default_agent(server::DEFAULT_AGENT, &now())
@@ -38,14 +45,18 @@ async fn start(dir: &Path) -> TestHub {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = server::origin_of_addr(listener.local_addr().unwrap());
     store.set_meta(server::META_ORIGIN, &origin).unwrap();
-    let hub = Arc::new(Hub::new(store, origin.clone(), vec![]));
+    let mut hub = Hub::new(Db::spawn(store), origin.clone(), vec![]);
+    configure(&mut hub);
+    let hub = Arc::new(hub);
+    let app = router(hub.clone());
     let task = tokio::spawn(async move {
-        axum::serve(listener, router(hub)).await.unwrap();
+        server::serve_on(listener, app, limits, std::future::pending()).await;
     });
     TestHub {
         origin,
         task,
         http: reqwest::Client::new(),
+        hub,
     }
 }
 
@@ -73,16 +84,23 @@ impl TestHub {
             let at = html.find("name=\"csrf-token\"").unwrap();
             attr(&html[at..], "content")
         };
-        let mark = &html[html.find("class=\"agent-mark\"").unwrap()..];
+        let mark = &html[html.find("class=\"agent-mark").unwrap()..];
         let url_at = html.find("class=\"mcp-url\">").unwrap() + "class=\"mcp-url\">".len();
-        Dock {
+        let mut dock = Dock {
             csrf,
             agent: attr(mark, "data-agent"),
-            ticket: attr(mark, "data-ticket"),
+            ticket: String::new(),
             hub: attr(mark, "data-hub"),
             mcp_url: html[url_at..url_at + html[url_at..].find('<').unwrap()].to_owned(),
             html: html.clone(),
-        }
+        };
+        // The dock page carries no ticket: its script mints one when the person reaches for a mark.
+        assert!(!html.contains("data-ticket"));
+        dock.ticket = self.mint_ticket(&dock).await["ticket"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        dock
     }
 
     async fn mint_ticket(&self, dock: &Dock) -> Value {
@@ -90,6 +108,7 @@ impl TestHub {
             .http
             .post(self.url("/dock/tickets"))
             .header("origin", &self.origin)
+            .header("sec-fetch-site", "same-origin")
             .header("x-csrf-token", &dock.csrf)
             .json(&json!({ "agent": dock.agent }))
             .send()
@@ -97,6 +116,25 @@ impl TestHub {
             .unwrap();
         assert_eq!(res.status(), StatusCode::CREATED);
         res.json().await.unwrap()
+    }
+
+    /// A ticket the dock's script would mint for `agent`.
+    async fn ticket_for(&self, dock: &Dock, agent: &str) -> String {
+        let res = self
+            .http
+            .post(self.url("/dock/tickets"))
+            .header("origin", &self.origin)
+            .header("sec-fetch-site", "same-origin")
+            .header("x-csrf-token", &dock.csrf)
+            .json(&json!({ "agent": agent }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED);
+        res.json::<Value>().await.unwrap()["ticket"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     async fn pair(&self, ticket: &str, agent: &str) -> (StatusCode, Value) {
@@ -130,14 +168,25 @@ impl TestHub {
         (res.status(), res.json().await.unwrap_or(Value::Null))
     }
 
+    /// A pin by selection (no ticket).
     async fn pin(&self, grant: &str, text: &str) -> (StatusCode, Value) {
         self.grant_call(
             reqwest::Method::PUT,
             "/page/pin",
             grant,
-            Some(reading(text)),
+            Some(json!({ "reading": reading(text) })),
         )
         .await
+    }
+
+    /// A drop's pin, with its drag's ticket (or none).
+    async fn pin_drop(&self, grant: &str, text: &str, ticket: Option<&str>) -> (StatusCode, Value) {
+        let mut body = json!({ "reading": drop_reading(text) });
+        if let Some(ticket) = ticket {
+            body["ticket"] = json!(ticket);
+        }
+        self.grant_call(reqwest::Method::PUT, "/page/pin", grant, Some(body))
+            .await
     }
 
     async fn revoke(&self, dock: &Dock, pairing: &str) -> StatusCode {
@@ -162,14 +211,22 @@ struct Dock {
     html: String,
 }
 
+/// A reading pointed by selection (the context menu, the command, the popup).
 fn reading(text: &str) -> Value {
     json!({
         "url": "https://example.com/article",
         "title": "An article",
-        "pointed": { "text": text, "how": "drop", "targets": [] },
+        "pointed": { "text": text, "how": "selection", "targets": [] },
         "context": { "headings": ["Intro"], "before": "", "after": "" },
         "made_at": "2026-11-29T00:00:00.000Z"
     })
+}
+
+/// A reading pointed by a drop of an agent's mark.
+fn drop_reading(text: &str) -> Value {
+    let mut r = reading(text);
+    r["pointed"]["how"] = json!("drop");
+    r
 }
 
 async fn agent(url: &str) -> RunningService<RoleClient, ()> {
@@ -278,7 +335,7 @@ async fn the_agent_loop_over_http() {
     assert_eq!(focus["kind"], "page_reading");
     assert_eq!(focus["part"], Value::Null);
     assert_eq!(focus["app"]["id"], "page");
-    assert_eq!(focus["app_url"], "https://example.com/article");
+    assert_eq!(focus["app_url"], "https://example.com", "the page's origin only");
     assert_eq!(focus["next"], "page__get_reading");
     assert_eq!(focus["next_args"], json!({ "id": id }));
     assert!(
