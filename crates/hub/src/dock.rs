@@ -152,7 +152,10 @@ fn pairings_by_agent(
 ) -> Vec<(String, String)> {
     let mut by_agent: HashMap<&str, Vec<&DockPairing>> = HashMap::new();
     for p in pairings {
-        by_agent.entry(p.pairing.agent.as_str()).or_default().push(p);
+        by_agent
+            .entry(p.pairing.agent.as_str())
+            .or_default()
+            .push(p);
     }
     agents
         .iter()
@@ -300,11 +303,13 @@ pub async fn style() -> Response {
 
 /// A dock request's body, at most `DOCK_MAX_BODY` bytes.
 async fn read_dock_body(body: Body) -> HubResult<Bytes> {
-    axum::body::to_bytes(body, DOCK_MAX_BODY).await.map_err(|_| {
-        HubError::TooLarge(format!(
-            "The dock takes requests of at most {DOCK_MAX_BODY} bytes."
-        ))
-    })
+    axum::body::to_bytes(body, DOCK_MAX_BODY)
+        .await
+        .map_err(|_| {
+            HubError::TooLarge(format!(
+                "The dock takes requests of at most {DOCK_MAX_BODY} bytes."
+            ))
+        })
 }
 
 #[derive(Deserialize)]
@@ -422,8 +427,9 @@ mod tests {
             assert!(DOCK_CSS.contains(&format!(".hue-{n} {{ --hue:")), "hue-{n}");
         }
         assert!(!DOCK_CSS.contains(&format!(".hue-{HUES} ")));
-        let classes: std::collections::HashSet<String> =
-            (0..500).map(|i| hue_class(&format!("ag_{i:016x}"))).collect();
+        let classes: std::collections::HashSet<String> = (0..500)
+            .map(|i| hue_class(&format!("ag_{i:016x}")))
+            .collect();
         assert_eq!(classes.len(), HUES as usize);
     }
 

@@ -183,7 +183,10 @@ const REFUSAL_TEXT_MAX: usize = 2048;
 
 /// Middleware: an error answer that is not JSON (axum's extractor rejections, rmcp's transport
 /// refusals) becomes `{ error, message }` with the same status, its text kept as the message.
-pub async fn json_refusal(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+pub async fn json_refusal(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let response = next.run(request).await;
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {

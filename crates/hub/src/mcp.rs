@@ -400,7 +400,8 @@ impl AgentMcp {
             Some(Value::String(id)) if !id.is_empty() && id.len() <= 100 => id.clone(),
             _ => {
                 return Err(HubError::InvalidArguments(
-                    "id must be the reading id from the focus (next_args.id), e.g. \"rd_…\".".into(),
+                    "id must be the reading id from the focus (next_args.id), e.g. \"rd_…\"."
+                        .into(),
                 ))
             }
         };

@@ -133,7 +133,10 @@ fn parse_json<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> HubRe
 /// the focus's `app_url`, and the reading as stored JSON.
 fn new_pin(reading: &PageReading) -> HubResult<(PinRow, String)> {
     let url = url::Url::parse(&reading.url).map_err(|_| {
-        HubError::page(PageLinkError::InvalidRequest, "The reading's url is not a URL.")
+        HubError::page(
+            PageLinkError::InvalidRequest,
+            "The reading's url is not a URL.",
+        )
     })?;
     let pin = PinRow {
         pairing_id: String::new(),
@@ -252,12 +255,16 @@ pub async fn ticket_preview(
     extension_origin_if_any(&headers)?;
     let raw = query.get("ticket").map(String::as_str).unwrap_or_default();
     let (handle, expires_in) = hub.tickets.peek(raw)?;
-    let agent = hub.db.run(move |s| s.agent_by_handle(&handle)).await?.ok_or_else(|| {
-        HubError::page(
-            PageLinkError::TicketUnknown,
-            "The agent this ticket was made for is no longer on this hub.",
-        )
-    })?;
+    let agent = hub
+        .db
+        .run(move |s| s.agent_by_handle(&handle))
+        .await?
+        .ok_or_else(|| {
+            HubError::page(
+                PageLinkError::TicketUnknown,
+                "The agent this ticket was made for is no longer on this hub.",
+            )
+        })?;
     let preview = TicketPreview {
         agent: AgentRef {
             handle: agent.handle,
@@ -374,11 +381,15 @@ pub async fn delete_pin(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubR
 pub async fn grant_status(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<Response> {
     extension_origin_if_any(&headers)?;
     let pairing = pairing_of(&hub, &headers).await?;
-    let pin = hub.db.run(move |s| s.pin(&pairing.id)).await?.map(|p| PinState {
-        id: p.reading_id,
-        pinned_at: p.pinned_at,
-        seen_at: p.seen_at,
-    });
+    let pin = hub
+        .db
+        .run(move |s| s.pin(&pairing.id))
+        .await?
+        .map(|p| PinState {
+            id: p.reading_id,
+            pinned_at: p.pinned_at,
+            seen_at: p.seen_at,
+        });
     Ok(Json(GrantStatus {
         status: "active".into(),
         pin,

@@ -176,7 +176,9 @@ pub fn check_dock_mint(headers: &HeaderMap, hub: &Hub) -> Result<(), HubError> {
         Some(_) => return refused("the browser says the request comes from another site"),
         // Browsers send `Sec-Fetch-*` only to trustworthy origins: a remote hub over plain HTTP
         // gets none, and stands on its `Origin` and token (and the dock's password).
-        None if on_loopback => return refused("the browser did not say where the request comes from"),
+        None if on_loopback => {
+            return refused("the browser did not say where the request comes from")
+        }
         None => {}
     }
     check_dock_change(headers, hub, None)
@@ -202,7 +204,9 @@ pub async fn check_dock_password(
         .and_then(|v| v.strip_prefix("Basic "))
         .and_then(|b| {
             use base64::Engine;
-            base64::engine::general_purpose::STANDARD.decode(b.trim()).ok()
+            base64::engine::general_purpose::STANDARD
+                .decode(b.trim())
+                .ok()
         })
         .and_then(|raw| String::from_utf8(raw).ok())
         .and_then(|pair| pair.split_once(':').map(|(_, p)| p.to_owned()));

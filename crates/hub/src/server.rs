@@ -250,6 +250,32 @@ async fn shutdown_signal() {
     }
 }
 
+fn print_welcome(
+    out: &mut impl Write,
+    addr: SocketAddr,
+    origin: &str,
+    data_dir: &std::path::Path,
+    agents: &[crate::store::Agent],
+) -> std::io::Result<()> {
+    if !addr.ip().is_loopback() {
+        writeln!(
+            out,
+            "Warning: listening on {addr}, not only on loopback: other machines may reach this hub. The dock asks for its password."
+        )?;
+    }
+    writeln!(out, "Dock page (drag your agents from here): {origin}/")?;
+    writeln!(out, "Data: {}", data_dir.display())?;
+    for agent in agents {
+        let url = Hub::mcp_url(origin, &agent.secret);
+        writeln!(out, "\nAgent \"{}\" (handle {})", agent.name, agent.handle)?;
+        writeln!(out, "  MCP URL: {url}")?;
+        for (client, line) in dock::connect_lines(agent, &url) {
+            writeln!(out, "  {client}: {line}")?;
+        }
+    }
+    out.flush()
+}
+
 /// Binds, prints `apc-hub listening on <origin>` as the first line of stdout, then each agent's MCP
 /// URL and how to add it to common clients, and serves until SIGINT or SIGTERM.
 pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
@@ -283,23 +309,10 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "apc-hub listening on {origin}")?;
     out.flush()?;
-    if !addr.ip().is_loopback() {
-        writeln!(
-            out,
-            "Warning: listening on {addr}, not only on loopback: other machines may reach this hub. The dock asks for its password."
-        )?;
+    // The rest is for the person: a closed stdout (a launcher that read the first line) stops nothing.
+    if let Err(e) = print_welcome(&mut out, addr, &origin, &options.data_dir, &agents) {
+        tracing::debug!("stdout: {e}");
     }
-    writeln!(out, "Dock page (drag your agents from here): {origin}/")?;
-    writeln!(out, "Data: {}", options.data_dir.display())?;
-    for agent in &agents {
-        let url = Hub::mcp_url(&origin, &agent.secret);
-        writeln!(out, "\nAgent \"{}\" (handle {})", agent.name, agent.handle)?;
-        writeln!(out, "  MCP URL: {url}")?;
-        for (client, line) in dock::connect_lines(agent, &url) {
-            writeln!(out, "  {client}: {line}")?;
-        }
-    }
-    out.flush()?;
     drop(out);
 
     let app = router(hub.clone());

@@ -311,7 +311,9 @@ impl Store {
     pub fn agent_by_handle(&self, handle: &str) -> Result<Option<Agent>> {
         Ok(self
             .conn
-            .prepare_cached("SELECT handle, name, secret, created_at FROM agents WHERE handle = ?1")?
+            .prepare_cached(
+                "SELECT handle, name, secret, created_at FROM agents WHERE handle = ?1",
+            )?
             .query_row([handle], agent_from_row)
             .optional()?)
     }
@@ -390,7 +392,9 @@ impl Store {
     pub fn pairing(&self, id: &str) -> Result<Option<PairingRow>> {
         Ok(self
             .conn
-            .prepare_cached(&format!("SELECT {PAIRING_COLS} FROM pairings WHERE id = ?1"))?
+            .prepare_cached(&format!(
+                "SELECT {PAIRING_COLS} FROM pairings WHERE id = ?1"
+            ))?
             .query_row([id], pairing_from_row)
             .optional()?)
     }
@@ -494,7 +498,9 @@ impl Store {
     pub fn pin(&self, pairing_id: &str) -> Result<Option<PinRow>> {
         Ok(self
             .conn
-            .prepare_cached(&format!("SELECT {PIN_COLS} FROM pins WHERE pairing_id = ?1"))?
+            .prepare_cached(&format!(
+                "SELECT {PIN_COLS} FROM pins WHERE pairing_id = ?1"
+            ))?
             .query_row([pairing_id], pin_from_row)
             .optional()?)
     }
@@ -528,7 +534,9 @@ impl Store {
     pub fn mark_seen(&self, reading_id: &str, now: &str) -> Result<bool> {
         Ok(self
             .conn
-            .prepare_cached("UPDATE pins SET seen_at = ?2 WHERE reading_id = ?1 AND seen_at IS NULL")?
+            .prepare_cached(
+                "UPDATE pins SET seen_at = ?2 WHERE reading_id = ?1 AND seen_at IS NULL",
+            )?
             .execute([reading_id, now])?
             > 0)
     }
@@ -590,8 +598,11 @@ mod tests {
         std::fs::create_dir(&dir).unwrap();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         drop(Store::open(&dir).unwrap());
-        std::fs::set_permissions(dir.join("hub.sqlite3"), std::fs::Permissions::from_mode(0o644))
-            .unwrap();
+        std::fs::set_permissions(
+            dir.join("hub.sqlite3"),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
         let s = Store::open(&dir).unwrap();
         let a = s.add_agent("a", "t0").unwrap();
         let p = s
@@ -607,9 +618,18 @@ mod tests {
         s.set_pin(&pin, "{}").unwrap();
         let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&dir), 0o700);
-        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        assert!(files.iter().any(|f| f.ends_with("hub.sqlite3-wal")), "{files:?}");
-        assert!(files.iter().any(|f| f.ends_with("hub.sqlite3-shm")), "{files:?}");
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(
+            files.iter().any(|f| f.ends_with("hub.sqlite3-wal")),
+            "{files:?}"
+        );
+        assert!(
+            files.iter().any(|f| f.ends_with("hub.sqlite3-shm")),
+            "{files:?}"
+        );
         for file in &files {
             assert_eq!(mode(file), 0o600, "{}", file.display());
         }
@@ -627,16 +647,31 @@ mod tests {
             seen_at: None,
         };
         let p = s
-            .create_pairing(&a.handle, "page", &secrets::hash("g"), "t1", Some((&pin, "{\"r\":1}")))
+            .create_pairing(
+                &a.handle,
+                "page",
+                &secrets::hash("g"),
+                "t1",
+                Some((&pin, "{\"r\":1}")),
+            )
             .unwrap();
         let (stored, json) = s.agent_reading(&a.handle, "rd_first").unwrap().unwrap();
         assert_eq!(stored.pairing_id, p.id);
         assert_eq!(json, "{\"r\":1}");
-        assert_eq!(s.latest_pin(&a.handle).unwrap().unwrap().reading_id, "rd_first");
+        assert_eq!(
+            s.latest_pin(&a.handle).unwrap().unwrap().reading_id,
+            "rd_first"
+        );
         // A failing pin (its reading id taken) leaves no pairing behind.
         let b = s.add_agent("b", "t0").unwrap();
         assert!(s
-            .create_pairing(&b.handle, "page", &secrets::hash("g2"), "t2", Some((&pin, "{}")))
+            .create_pairing(
+                &b.handle,
+                "page",
+                &secrets::hash("g2"),
+                "t2",
+                Some((&pin, "{}"))
+            )
             .is_err());
         assert!(s.active_pairing(&b.handle, "page").unwrap().is_none());
         assert!(s.pairing_by_grant("g2").unwrap().is_none());
@@ -647,10 +682,16 @@ mod tests {
         let (_d, s) = store();
         let a = s.add_agent("a", "t0").unwrap();
         let b = s.add_agent("b", "t0").unwrap();
-        let old = s.create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1", None).unwrap();
+        let old = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1", None)
+            .unwrap();
         s.revoke_pairing(&old.id, "t2").unwrap();
-        let new = s.create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3", None).unwrap();
-        let pb = s.create_pairing(&b.handle, "page", &secrets::hash("g3"), "t3", None).unwrap();
+        let new = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3", None)
+            .unwrap();
+        let pb = s
+            .create_pairing(&b.handle, "page", &secrets::hash("g3"), "t3", None)
+            .unwrap();
         s.set_pin(
             &PinRow {
                 pairing_id: pb.id.clone(),
@@ -668,7 +709,12 @@ mod tests {
         assert!(ids.contains(&new.id.as_str()) && ids.contains(&pb.id.as_str()));
         let of_b = list.iter().find(|d| d.pairing.id == pb.id).unwrap();
         assert_eq!(of_b.pin.as_ref().unwrap().reading_id, "rd_b");
-        assert!(list.iter().find(|d| d.pairing.id == new.id).unwrap().pin.is_none());
+        assert!(list
+            .iter()
+            .find(|d| d.pairing.id == new.id)
+            .unwrap()
+            .pin
+            .is_none());
     }
 
     fn store() -> (tempfile::TempDir, Store) {

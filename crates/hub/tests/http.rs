@@ -335,7 +335,10 @@ async fn the_agent_loop_over_http() {
     assert_eq!(focus["kind"], "page_reading");
     assert_eq!(focus["part"], Value::Null);
     assert_eq!(focus["app"]["id"], "page");
-    assert_eq!(focus["app_url"], "https://example.com", "the page's origin only");
+    assert_eq!(
+        focus["app_url"], "https://example.com",
+        "the page's origin only"
+    );
     assert_eq!(focus["next"], "page__get_reading");
     assert_eq!(focus["next_args"], json!({ "id": id }));
     assert!(
@@ -793,7 +796,9 @@ async fn wait_for_focus_returns_an_unread_pin_at_once_and_never_misses_one() {
     for round in 0..25 {
         let wait = {
             let client = client.clone();
-            tokio::spawn(async move { call(&client, "wait_for_focus", json!({ "timeout_s": 5 })).await })
+            tokio::spawn(
+                async move { call(&client, "wait_for_focus", json!({ "timeout_s": 5 })).await },
+            )
         };
         if round % 2 == 0 {
             wait_until_waiting(&hub, &dock.agent, 1).await;
@@ -819,7 +824,9 @@ async fn a_pin_reaches_every_waiting_session_of_its_agent_and_is_marked_seen_onc
         .iter()
         .map(|s| {
             let s = s.peer().clone();
-            tokio::spawn(async move { call(&s, "wait_for_focus", json!({ "timeout_s": 20 })).await })
+            tokio::spawn(
+                async move { call(&s, "wait_for_focus", json!({ "timeout_s": 20 })).await },
+            )
         })
         .collect();
     wait_until_waiting(&hub, &dock.agent, sessions.len()).await;
@@ -848,13 +855,24 @@ async fn a_drop_pins_only_with_a_fresh_ticket_of_its_agent() {
 
     // No ticket: refused; a selection needs none.
     let (status, body) = hub.pin_drop(&grant, "x", None).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("ticket_required")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("ticket_required"))
+    );
     assert_eq!(hub.pin(&grant, "selected").await.0, StatusCode::OK);
     // A ticket the hub never minted, or the pairing's own (spent) ticket: refused.
-    let (status, body) = hub.pin_drop(&grant, "x", Some("ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ")).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("ticket_unknown")));
+    let (status, body) = hub
+        .pin_drop(&grant, "x", Some("ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ"))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("ticket_unknown"))
+    );
     let (status, body) = hub.pin_drop(&grant, "x", Some(&dock.ticket)).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::GONE, Some("ticket_used")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::GONE, Some("ticket_used"))
+    );
     // Another agent's ticket opens nothing for this one.
     let other = hub
         .hub
@@ -864,34 +882,62 @@ async fn a_drop_pins_only_with_a_fresh_ticket_of_its_agent() {
         .unwrap();
     let theirs = hub.ticket_for(&dock, &other.handle).await;
     let (status, body) = hub.pin_drop(&grant, "x", Some(&theirs)).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("ticket_unknown")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("ticket_unknown"))
+    );
     // A fresh ticket of this agent pins, once: a replay of the same drag pins nothing.
-    let fresh = hub.mint_ticket(&dock).await["ticket"].as_str().unwrap().to_owned();
+    let fresh = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let (status, body) = hub.pin_drop(&grant, "Dropped", Some(&fresh)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let dropped = body["focus"]["id"].clone();
     let (status, body) = hub.pin_drop(&grant, "Replayed", Some(&fresh)).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::GONE, Some("ticket_used")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::GONE, Some("ticket_used"))
+    );
     let (_, state) = hub
         .grant_call(reqwest::Method::GET, "/page/grant", &grant, None)
         .await;
     assert_eq!(state["pin"]["id"], dropped);
     // A refused pin spends nothing: the same ticket still pins after an invalid reading.
-    let fresh = hub.mint_ticket(&dock).await["ticket"].as_str().unwrap().to_owned();
+    let fresh = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let mut bad = drop_reading("x");
     bad["url"] = json!("javascript:alert(1)");
     let (status, _) = hub
-        .grant_call(reqwest::Method::PUT, "/page/pin", &grant, Some(json!({ "reading": bad, "ticket": fresh })))
+        .grant_call(
+            reqwest::Method::PUT,
+            "/page/pin",
+            &grant,
+            Some(json!({ "reading": bad, "ticket": fresh })),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(hub.pin_drop(&grant, "y", Some(&fresh)).await.0, StatusCode::OK);
+    assert_eq!(
+        hub.pin_drop(&grant, "y", Some(&fresh)).await.0,
+        StatusCode::OK
+    );
     // The ticket's agent is checked against the pairing's even when the other agent's pairing
     // exists: its grant cannot use this agent's ticket either.
-    let mine = hub.mint_ticket(&dock).await["ticket"].as_str().unwrap().to_owned();
-    let (_, their_pairing) = hub.pair(&hub.ticket_for(&dock, &other.handle).await, &other.handle).await;
+    let mine = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (_, their_pairing) = hub
+        .pair(&hub.ticket_for(&dock, &other.handle).await, &other.handle)
+        .await;
     let their_grant = their_pairing["pairing"]["grant"].as_str().unwrap();
     let (status, body) = hub.pin_drop(their_grant, "x", Some(&mine)).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("ticket_unknown")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("ticket_unknown"))
+    );
     client.cancel().await.ok();
 }
 
@@ -903,10 +949,16 @@ async fn an_expired_ticket_pins_nothing() {
     })
     .await;
     let (dock, _client, grant) = paired(&hub).await;
-    let ticket = hub.mint_ticket(&dock).await["ticket"].as_str().unwrap().to_owned();
+    let ticket = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     tokio::time::sleep(Duration::from_millis(400)).await;
     let (status, body) = hub.pin_drop(&grant, "x", Some(&ticket)).await;
-    assert_eq!((status, body["error"].as_str()), (StatusCode::GONE, Some("ticket_expired")));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::GONE, Some("ticket_expired"))
+    );
 }
 
 #[tokio::test]
@@ -917,7 +969,9 @@ async fn a_pairing_allowed_from_a_drop_pins_in_the_same_request() {
     let client = agent(&dock.mcp_url).await;
     let wait = {
         let client = client.clone();
-        tokio::spawn(async move { call(&client, "wait_for_focus", json!({ "timeout_s": 10 })).await })
+        tokio::spawn(
+            async move { call(&client, "wait_for_focus", json!({ "timeout_s": 10 })).await },
+        )
     };
     let res = hub
         .http
@@ -939,10 +993,19 @@ async fn a_pairing_allowed_from_a_drop_pins_in_the_same_request() {
     let (_, got) = wait.await.unwrap();
     assert_eq!(got["focus"]["id"], focus["id"]);
     // The ticket was spent once for both: it neither pairs nor pins again.
-    assert_eq!(hub.pair(&dock.ticket, &dock.agent).await.0, StatusCode::GONE);
-    assert_eq!(hub.pin_drop(grant, "again", Some(&dock.ticket)).await.0, StatusCode::GONE);
+    assert_eq!(
+        hub.pair(&dock.ticket, &dock.agent).await.0,
+        StatusCode::GONE
+    );
+    assert_eq!(
+        hub.pin_drop(grant, "again", Some(&dock.ticket)).await.0,
+        StatusCode::GONE
+    );
     // A pairing whose reading is refused pairs nothing and spends nothing.
-    let ticket = hub.mint_ticket(&dock).await["ticket"].as_str().unwrap().to_owned();
+    let ticket = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let mut bad = drop_reading("x");
     bad["url"] = json!("not a url");
     let res = hub
@@ -971,13 +1034,20 @@ async fn no_page_controlled_text_reaches_a_tool_result_outside_get_reading() {
     let hub = start(dir.path()).await;
     let (_dock, client, grant) = paired(&hub).await;
     let mut r = reading(&format!("{INJECTED} in the text"));
-    r["url"] = json!(format!("https://example.com/{INJECTED}?q={INJECTED}#{INJECTED}"));
+    r["url"] = json!(format!(
+        "https://example.com/{INJECTED}?q={INJECTED}#{INJECTED}"
+    ));
     r["title"] = json!(format!("{INJECTED} title"));
     r["context"]["headings"] = json!([INJECTED]);
     r["context"]["before"] = json!(INJECTED);
     r["page_text"] = json!(INJECTED);
     let (status, pinned) = hub
-        .grant_call(reqwest::Method::PUT, "/page/pin", &grant, Some(json!({ "reading": r })))
+        .grant_call(
+            reqwest::Method::PUT,
+            "/page/pin",
+            &grant,
+            Some(json!({ "reading": r })),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{pinned}");
     assert!(!pinned.to_string().contains(INJECTED), "{pinned}");
@@ -1000,7 +1070,10 @@ async fn no_page_controlled_text_reaches_a_tool_result_outside_get_reading() {
         saw_attention |= result.get("attention").is_some();
         assert!(!result.to_string().contains(INJECTED), "{tool}: {result}");
     }
-    assert!(saw_attention, "the unread pin rode on the results as attention");
+    assert!(
+        saw_attention,
+        "the unread pin rode on the results as attention"
+    );
     let (_, view) = call(&client, "get_current_view", json!({})).await;
     assert_eq!(view["focus"]["id"], id);
 
@@ -1022,13 +1095,22 @@ async fn get_mints_nothing_and_only_the_docks_own_script_mints() {
     let held = hub.hub.tickets.held();
     // A page's no-cors loop of GETs (and the dock page's views) mint nothing.
     for _ in 0..200 {
-        let res = hub.http.get(hub.url("/")).header("sec-fetch-site", "cross-site").send().await.unwrap();
+        let res = hub
+            .http
+            .get(hub.url("/"))
+            .header("sec-fetch-site", "cross-site")
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::OK);
     }
     assert_eq!(hub.hub.tickets.held(), held);
 
     let mint = |origin: Option<&str>, site: Option<&str>, csrf: Option<&str>| {
-        let mut req = hub.http.post(hub.url("/dock/tickets")).json(&json!({ "agent": dock.agent }));
+        let mut req = hub
+            .http
+            .post(hub.url("/dock/tickets"))
+            .json(&json!({ "agent": dock.agent }));
         if let Some(o) = origin {
             req = req.header("origin", o);
         }
@@ -1052,21 +1134,46 @@ async fn get_mints_nothing_and_only_the_docks_own_script_mints() {
         (Some(own), Some("same-origin"), Some("wrong")),
     ] {
         let res = mint(origin, site, token).await.unwrap();
-        assert_eq!(res.status(), StatusCode::FORBIDDEN, "{origin:?} {site:?} {token:?}");
+        assert_eq!(
+            res.status(),
+            StatusCode::FORBIDDEN,
+            "{origin:?} {site:?} {token:?}"
+        );
         assert_eq!(res.json::<Value>().await.unwrap()["error"], "csrf_refused");
     }
     assert_eq!(hub.hub.tickets.held(), held);
-    assert_eq!(mint(Some(own), Some("same-origin"), csrf).await.unwrap().status(), StatusCode::CREATED);
-    assert_eq!(mint(Some(own), Some("none"), csrf).await.unwrap().status(), StatusCode::CREATED);
+    assert_eq!(
+        mint(Some(own), Some("same-origin"), csrf)
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        mint(Some(own), Some("none"), csrf).await.unwrap().status(),
+        StatusCode::CREATED
+    );
 
     // One agent's flood of mints evicts none of another agent's tickets.
-    let other = hub.hub.db.run(|s| s.add_agent("other", &now())).await.unwrap();
+    let other = hub
+        .hub
+        .db
+        .run(|s| s.add_agent("other", &now()))
+        .await
+        .unwrap();
     let theirs = hub.ticket_for(&dock, &other.handle).await;
     for _ in 0..300 {
         hub.mint_ticket(&dock).await;
     }
-    assert_eq!(hub.pair(&theirs, &other.handle).await.0, StatusCode::CREATED);
-    assert_eq!(hub.pair(&dock.ticket, &dock.agent).await.0, StatusCode::NOT_FOUND, "its own oldest ticket was retired");
+    assert_eq!(
+        hub.pair(&theirs, &other.handle).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        hub.pair(&dock.ticket, &dock.agent).await.0,
+        StatusCode::NOT_FOUND,
+        "its own oldest ticket was retired"
+    );
 }
 
 /// A raw TCP connection to the hub.
@@ -1097,24 +1204,37 @@ async fn half_sent_and_idle_connections_are_closed_and_connections_are_capped() 
     let hub = start_with(dir.path(), limits, |_| {}).await;
     // Half a request's headers: closed.
     let mut half = raw(&hub).await;
-    half.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n").await.unwrap();
-    assert!(read_to_close(&mut half).await.is_some(), "a half-sent request is not held");
+    half.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    assert!(
+        read_to_close(&mut half).await.is_some(),
+        "a half-sent request is not held"
+    );
     // Nothing sent at all: closed.
     let mut silent = raw(&hub).await;
-    assert!(read_to_close(&mut silent).await.is_some(), "a silent connection is not held");
+    assert!(
+        read_to_close(&mut silent).await.is_some(),
+        "a silent connection is not held"
+    );
     // An idle keep-alive connection after its answer: closed.
     let mut idle = raw(&hub).await;
     let host = hub.origin.trim_start_matches("http://").to_owned();
-    idle.write_all(format!("GET /.well-known/apc.json HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
+    idle.write_all(
+        format!("GET /.well-known/apc.json HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes(),
+    )
+    .await
+    .unwrap();
     let answered = read_to_close(&mut idle).await.expect("closed after idling");
     assert!(answered.starts_with("HTTP/1.1 200"), "{answered}");
 
     // At the cap, a new connection waits until one closes.
     let hub = start_with(
         dir.path(),
-        Limits { header_read_timeout: Duration::from_secs(30), max_connections: 4 },
+        Limits {
+            header_read_timeout: Duration::from_secs(30),
+            max_connections: 4,
+        },
         |_| {},
     )
     .await;
@@ -1124,12 +1244,25 @@ async fn half_sent_and_idle_connections_are_closed_and_connections_are_capped() 
     }
     let request = {
         let url = hub.url("/.well-known/apc.json");
-        tokio::spawn(async move { reqwest::Client::new().get(url).send().await.map(|r| r.status()) })
+        tokio::spawn(async move {
+            reqwest::Client::new()
+                .get(url)
+                .send()
+                .await
+                .map(|r| r.status())
+        })
     };
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(!request.is_finished(), "a fifth connection is not served while four are open");
+    assert!(
+        !request.is_finished(),
+        "a fifth connection is not served while four are open"
+    );
     held.pop();
-    let status = tokio::time::timeout(Duration::from_secs(10), request).await.unwrap().unwrap().unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(10), request)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -1140,10 +1273,17 @@ async fn every_refusal_is_json() {
     let dock = hub.dock().await;
     let json_error = |res: reqwest::Response| async move {
         let status = res.status();
-        let kind = res.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned());
+        let kind = res
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_owned());
         let text = res.text().await.unwrap();
-        let body: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{status}: not JSON: {text:?} ({kind:?})"));
-        assert!(body["error"].is_string() && body["message"].is_string(), "{body}");
+        let body: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|_| panic!("{status}: not JSON: {text:?} ({kind:?})"));
+        assert!(
+            body["error"].is_string() && body["message"].is_string(),
+            "{body}"
+        );
         (status, body["error"].as_str().unwrap().to_owned())
     };
     // axum's body limit on the dock.
@@ -1156,10 +1296,19 @@ async fn every_refusal_is_json() {
         .send()
         .await
         .unwrap();
-    assert_eq!(json_error(res).await, (StatusCode::PAYLOAD_TOO_LARGE, "too_large".into()));
+    assert_eq!(
+        json_error(res).await,
+        (StatusCode::PAYLOAD_TOO_LARGE, "too_large".into())
+    );
     // rmcp's refusals: no Accept (406), a body over its cap (413), a GET with no session (400 or 405).
     let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
-    let res = hub.http.post(&dock.mcp_url).json(&init).send().await.unwrap();
+    let res = hub
+        .http
+        .post(&dock.mcp_url)
+        .json(&init)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(json_error(res).await.0, StatusCode::NOT_ACCEPTABLE);
     let res = hub
         .http
@@ -1193,12 +1342,33 @@ async fn every_refusal_is_json() {
     let (status, _) = json_error(res).await;
     assert!(status.is_client_error(), "{status}");
     // A long URL.
-    let res = hub.http.get(hub.url(&format!("/?q={}", "a".repeat(20_000)))).send().await.unwrap();
-    assert_eq!(json_error(res).await, (StatusCode::URI_TOO_LONG, "uri_too_long".into()));
+    let res = hub
+        .http
+        .get(hub.url(&format!("/?q={}", "a".repeat(20_000))))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_error(res).await,
+        (StatusCode::URI_TOO_LONG, "uri_too_long".into())
+    );
     // A Host that is no host, though it starts like loopback.
     let port = hub.origin.rsplit(':').next().unwrap();
-    for host in [format!("[::1]evil.example:{port}"), format!("127.0.0.1@evil.example:{port}")] {
-        let res = hub.http.get(hub.url("/")).header("host", &host).send().await.unwrap();
-        assert_eq!(json_error(res).await, (StatusCode::FORBIDDEN, "host_refused".into()), "{host}");
+    for host in [
+        format!("[::1]evil.example:{port}"),
+        format!("127.0.0.1@evil.example:{port}"),
+    ] {
+        let res = hub
+            .http
+            .get(hub.url("/"))
+            .header("host", &host)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            json_error(res).await,
+            (StatusCode::FORBIDDEN, "host_refused".into()),
+            "{host}"
+        );
     }
 }
