@@ -7,6 +7,7 @@
 //! agent's tools), [`focus`] (a pin as a focus), [`dock`] (the dock page), [`error`].
 
 pub mod cli;
+pub mod conn;
 pub mod dock;
 pub mod error;
 pub mod focus;

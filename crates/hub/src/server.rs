@@ -12,6 +12,7 @@ use std::time::Duration;
 use axum::routing::{any, get, post};
 use axum::Router;
 
+use crate::conn::JsonRefusals;
 use crate::error::{json_refusal, HubError};
 use crate::page::{
     APC_JSON_PATH, DOCK_CONFIRM_PATH, DOCK_PAIR_PATH, PAGE_GRANT_PATH, PAGE_PAIR_PATH,
@@ -171,7 +172,7 @@ pub async fn serve_on(
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_read_timeout)
                 .keep_alive(true)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(JsonRefusals::new(stream)), service);
             if let Err(e) = connection.await {
                 tracing::debug!("connection: {e}");
             }

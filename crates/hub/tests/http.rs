@@ -1352,6 +1352,47 @@ async fn every_refusal_is_json() {
         json_error(res).await,
         (StatusCode::URI_TOO_LONG, "uri_too_long".into())
     );
+    // What hyper refuses before the hub sees it: a URL over 64 KiB, headers over its buffer, garbage.
+    let port_host = hub.origin.trim_start_matches("http://").to_owned();
+    for (request, status, code) in [
+        (
+            format!(
+                "GET /?{} HTTP/1.1\r\nHost: {port_host}\r\n\r\n",
+                "a".repeat(70_000)
+            ),
+            "414",
+            "uri_too_long",
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\nHost: {port_host}\r\nX: {}\r\n\r\n",
+                "a".repeat(500_000)
+            ),
+            "431",
+            "headers_too_large",
+        ),
+        (
+            "NOT HTTP AT ALL\r\n\r\n".to_owned(),
+            "400",
+            "invalid_request",
+        ),
+    ] {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = raw(&hub).await;
+        let _ = stream.write_all(request.as_bytes()).await;
+        let answer = read_to_close(&mut stream)
+            .await
+            .expect("answered and closed");
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{answer}"
+        );
+        let body: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!(body["error"], code);
+        assert!(answer
+            .to_ascii_lowercase()
+            .contains("content-type: application/json"));
+    }
     // A Host that is no host, though it starts like loopback.
     let port = hub.origin.rsplit(':').next().unwrap();
     for host in [
