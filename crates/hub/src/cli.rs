@@ -130,6 +130,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match &cli.command {
         None | Some(Command::Serve) => {
             init_logging(cli.log);
+            crate::server::raise_open_file_limit();
             let listen = cli
                 .listen
                 .unwrap_or_else(|| DEFAULT_LISTEN.parse().expect("valid default"));

@@ -112,10 +112,33 @@ impl Default for Limits {
 /// Seconds a client has to send a request's headers (and an idle keep-alive connection stays open).
 pub const HEADER_READ_TIMEOUT_S: u64 = 20;
 
-/// The most connections at once: 512, or fewer when the process may open few files (leaving room
-/// for the database and the listener).
+/// Raises the process's open-file limit to its hard limit (at most 16,384): each waiting agent holds a
+/// connection, and the connection cap below is sized from this limit.
+pub fn raise_open_file_limit() {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write the struct they are given.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+                let wanted = limit.rlim_max.min(16_384);
+                if wanted > limit.rlim_cur {
+                    limit.rlim_cur = wanted;
+                    libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+                }
+            }
+        }
+    }
+}
+
+/// The most connections at once: 4,096, or fewer when the process may open fewer files (leaving 64
+/// for the database, the listener and the rest), so that a flood of connections never takes the
+/// descriptors the hub itself needs.
 fn default_max_connections() -> usize {
-    const WANTED: usize = 512;
+    const WANTED: usize = 4096;
     #[cfg(unix)]
     {
         let mut limit = libc::rlimit {
@@ -125,7 +148,7 @@ fn default_max_connections() -> usize {
         // SAFETY: getrlimit writes into the struct it is given.
         if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
             let soft = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
-            return WANTED.min(soft.saturating_sub(32).max(16));
+            return WANTED.min(soft.saturating_sub(64).max(16));
         }
     }
     WANTED

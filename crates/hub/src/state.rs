@@ -141,3 +141,21 @@ impl Hub {
         self.dock_changes.subscribe()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The shared state is a leaf: it never imports the layers that use it (no module cycle).
+    #[test]
+    fn state_imports_no_layer_above_it() {
+        let source = include_str!("state.rs");
+        let code = &source[..source.find("#[cfg(test)]").unwrap()];
+        for layer in [
+            "mcp", "security", "page", "dock", "server", "cli", "focus", "conn",
+        ] {
+            assert!(
+                !code.contains(&format!("crate::{layer}")),
+                "state.rs imports crate::{layer}"
+            );
+        }
+    }
+}
