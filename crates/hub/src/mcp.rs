@@ -92,12 +92,22 @@ impl McpServices {
                             agent: handle.clone(),
                         })
                     },
-                    Arc::new(LocalSessionManager::default()),
+                    Arc::new(session_manager()),
                     config,
                 )
             })
             .clone()
     }
+}
+
+/// Sessions sized for an agent's loop: one tool call at a time, so a small channel, and a finished
+/// call's answer kept 10 s for a client that reconnects to resume it (not a minute: with a thousand
+/// sessions those caches are most of the hub's memory).
+fn session_manager() -> LocalSessionManager {
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.channel_capacity = 8;
+    manager.session_config.completed_cache_ttl = Duration::from_secs(10);
+    manager
 }
 
 /// `/mcp/{secret}`: any method. Refuses web origins and unknown secrets with JSON, then hands the
