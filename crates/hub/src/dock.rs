@@ -85,9 +85,11 @@ fn security_headers(response: &mut Response) {
     );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // `same-origin`, not `no-referrer`: with `no-referrer` a browser sends `Origin: null` on the
+    // page's own form posts (Revoke), which the dock must refuse. Other sites still get no referrer.
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
 }
 
