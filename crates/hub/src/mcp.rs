@@ -283,7 +283,24 @@ impl AgentMcp {
     /// subscribed before the database is asked, so a pin stored at any moment is either seen by that
     /// check or wakes the wait: none falls between the two. Every wait pending when a pin arrives
     /// returns it (all of the agent's sessions), and the pin is marked seen once.
-    async fn wait_for_focus(&self, args: &Map<String, Value>) -> ToolResult {
+    /// Also says whether `attention` is known to be empty: the wait returned the agent's latest pin,
+    /// marked seen, and no pin came since (so a thousand woken sessions skip that query).
+    async fn wait_for_focus(&self, args: &Map<String, Value>) -> (ToolResult, bool) {
+        match self.wait_for_focus_inner(args).await {
+            Ok((result, seen_version)) => {
+                let unchanged =
+                    seen_version.is_some_and(|v| self.hub.pin_version(&self.agent) == v);
+                (Ok(result), unchanged)
+            }
+            Err(e) => (Err(e), false),
+        }
+    }
+
+    /// The wait itself, with the pin signal's version its focus is current at.
+    async fn wait_for_focus_inner(
+        &self,
+        args: &Map<String, Value>,
+    ) -> Result<(Map<String, Value>, Option<u64>), HubError> {
         let ceiling = self.hub.wait_ceiling_s;
         let bad = || {
             HubError::InvalidArguments(format!(
@@ -299,11 +316,11 @@ impl AgentMcp {
             Some(_) => return Err(bad()),
         };
         let mut pins = self.hub.subscribe_pins(&self.agent);
-        pins.borrow_and_update();
+        let subscribed_at = pins.borrow_and_update().version;
         if let Some(pin) = self.latest_pin().await? {
             if pin.seen_at.is_none() {
                 self.hub.mark_seen(&pin.reading_id).await?;
-                return Ok(Self::got_focus(&pin));
+                return Ok((Self::got_focus(&pin), Some(subscribed_at)));
             }
         }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout_s);
@@ -313,26 +330,30 @@ impl AgentMcp {
                     if changed.is_err() {
                         break;
                     }
-                    let news = pins.borrow_and_update().latest.clone();
+                    let (version, news) = {
+                        let signal = pins.borrow_and_update();
+                        (signal.version, signal.latest.clone())
+                    };
                     if let Some(news) = news {
                         if news.claim_seen() {
                             self.hub.mark_seen(&news.pin.reading_id).await?;
                         }
-                        return Ok(Self::got_focus(&news.pin));
+                        return Ok((Self::got_focus(&news.pin), Some(version)));
                     }
                 }
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
         // The page app does not tell whether the person's page is open: no `page_open`, no `then`.
-        Ok(object(WaitForFocusResult::NoFocus(WaitNoFocus {
+        let timed_out = object(WaitForFocusResult::NoFocus(WaitNoFocus {
             focus: (),
             timed_out: true,
             page_open: None,
             note: format!(
                 "The person pinned nothing in {timeout_s} s. Call wait_for_focus again to keep waiting."
             ),
-        })))
+        }));
+        Ok((timed_out, None))
     }
 
     fn app_arg(args: &Map<String, Value>, required: bool) -> Result<Option<&str>, HubError> {
@@ -440,12 +461,17 @@ impl AgentMcp {
     }
 
     /// The tool's JSON as structured content and text, with `attention` while the pin is unread.
-    async fn finish(&self, result: ToolResult) -> CallToolResult {
+    async fn finish(&self, result: ToolResult, attention_known_empty: bool) -> CallToolResult {
         let (mut body, is_error) = match result {
             Ok(body) => (body, false),
             Err(e) => (object(e.body()), true),
         };
-        if let Some(attention) = self.attention().await {
+        let attention = if attention_known_empty {
+            None
+        } else {
+            self.attention().await
+        };
+        if let Some(attention) = attention {
             body.insert(ATTENTION_KEY.into(), attention);
         }
         let value = Value::Object(body);
@@ -484,9 +510,14 @@ impl ServerHandler for AgentMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let page_get_reading = relayed_tool(PAGE_APP_ID, PAGE_GET_READING_TOOL);
+        let mut attention_known_empty = false;
         let result = match request.name.as_ref() {
             GET_CURRENT_VIEW => self.get_current_view().await,
-            WAIT_FOR_FOCUS => self.wait_for_focus(&args).await,
+            WAIT_FOR_FOCUS => {
+                let (result, empty) = self.wait_for_focus(&args).await;
+                attention_known_empty = empty;
+                result
+            }
             LIST_APP_TOOLS => self.list_app_tools(&args).await,
             CALL_APP_TOOL => self.call_app_tool(&args).await,
             name if name == page_get_reading => self.get_reading(&args).await,
@@ -497,6 +528,6 @@ impl ServerHandler for AgentMcp {
                 ))
             }
         };
-        Ok(self.finish(result).await.into())
+        Ok(self.finish(result, attention_known_empty).await.into())
     }
 }

@@ -103,6 +103,11 @@ impl Hub {
         self.signal(agent).subscribe()
     }
 
+    /// The agent's pin counter now.
+    pub fn pin_version(&self, agent: &str) -> u64 {
+        self.signal(agent).borrow().version
+    }
+
     /// How many of the agent's waits are listening for its next pin (and the dock's, none).
     pub fn pin_waiters(&self, agent: &str) -> usize {
         self.signal(agent).receiver_count()
