@@ -80,7 +80,15 @@ fn start(bin: &str, data: &Path) -> Hub {
 struct Session {
     http: reqwest::Client,
     url: String,
-    id: String,
+    id: Option<String>,
+}
+
+/// Adds the session's id, when the server gave one.
+fn with_session(req: reqwest::RequestBuilder, id: &Option<String>) -> reqwest::RequestBuilder {
+    match id {
+        Some(id) => req.header("mcp-session-id", id),
+        None => req,
+    }
 }
 
 /// The JSON-RPC result in an answer that is JSON or an SSE stream.
@@ -114,21 +122,22 @@ impl Session {
             .send()
             .await
             .expect("initialize");
+        // A stateless server gives no session id; the calls then carry none.
         let id = res
             .headers()
             .get("mcp-session-id")
-            .expect("a session id")
-            .to_str()
-            .unwrap()
-            .to_owned();
+            .map(|v| v.to_str().unwrap().to_owned());
         rpc_result(res).await;
-        http.post(url)
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &id)
-            .json(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
-            .send()
-            .await
-            .expect("initialized");
+        with_session(
+            http.post(url)
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18"),
+            &id,
+        )
+        .json(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+        .send()
+        .await
+        .expect("initialized");
         Session {
             http: http.clone(),
             url: url.to_owned(),
@@ -137,12 +146,14 @@ impl Session {
     }
 
     async fn call(&self, tool: &str, args: Value) -> Value {
-        let res = self
-            .http
-            .post(&self.url)
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &self.id)
-            .json(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":args}}))
+        let res = with_session(
+            self.http
+                .post(&self.url)
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18"),
+            &self.id,
+        )
+        .json(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":args}}))
             .send()
             .await
             .expect("tools/call");
@@ -150,12 +161,11 @@ impl Session {
     }
 
     async fn close(&self) {
-        let _ = self
-            .http
-            .delete(&self.url)
-            .header("mcp-session-id", &self.id)
-            .send()
-            .await;
+        if self.id.is_some() {
+            let _ = with_session(self.http.delete(&self.url), &self.id)
+                .send()
+                .await;
+        }
     }
 }
 

@@ -3,8 +3,9 @@
 //! `get_reading` relayed as `page__get_reading`.
 //!
 //! Each agent has its own MCP URL, `/mcp/<secret>`; the secret picks the agent, and each agent gets
-//! its own `StreamableHttpService` (sessions never cross agents). Every result carries its JSON twice,
-//! as `structuredContent` and as one text block, and `attention` while the agent's pin is unread.
+//! its own `StreamableHttpService`, stateless (no MCP sessions: every request stands alone). Every
+//! result carries its JSON twice, as `structuredContent` and as one text block, and `attention`
+//! while the agent's pin is unread.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -85,6 +86,12 @@ impl McpServices {
                     .enforce_origin_validation()
                     .with_max_request_body_bytes(MCP_MAX_BODY)
                     .with_sse_keep_alive(Some(Duration::from_secs(10)));
+                // Stateless: no MCP session (no `Mcp-Session-Id`), each request stands alone. An
+                // agent's loop needs no session (a cut-off wait is called again, and its unread pin
+                // comes at once), and a session cost ~60 KiB of the hub's memory for as long as its
+                // client kept it: a thousand waiting agents fit in under 64 MiB only without.
+                let mut config = config;
+                config.legacy_session_mode = false;
                 StreamableHttpService::new(
                     move || {
                         Ok(AgentMcp {
@@ -92,22 +99,12 @@ impl McpServices {
                             agent: handle.clone(),
                         })
                     },
-                    Arc::new(session_manager()),
+                    Arc::new(LocalSessionManager::default()),
                     config,
                 )
             })
             .clone()
     }
-}
-
-/// Sessions sized for an agent's loop: one tool call at a time, so a small channel, and a finished
-/// call's answer kept 10 s for a client that reconnects to resume it (not a minute: with a thousand
-/// sessions those caches are most of the hub's memory).
-fn session_manager() -> LocalSessionManager {
-    let mut manager = LocalSessionManager::default();
-    manager.session_config.channel_capacity = 8;
-    manager.session_config.completed_cache_ttl = Duration::from_secs(10);
-    manager
 }
 
 /// `/mcp/{secret}`: any method. Refuses web origins and unknown secrets with JSON, then hands the
