@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The hub's benchmark: a release `apc-hub` on loopback driven by crates/hub/examples/hub_bench.rs with a
-# bounded load (1,000 agents each with a waiting MCP session, then 1,000 sessions of one agent, then 3 s
-# of pins for one pairing, then the dock page with 1,000 agents). Prints one markdown section on stdout
+# bounded load (the dock page with 1,000 agents, 1,000 agents each with a waiting MCP client, then 1,000
+# waiting clients of one agent, then 3 s of pins for one pairing). Prints one markdown section on stdout
 # (scripts/bench.sh includes it); build output goes to stderr. Figures from one run; it asserts nothing.
 #   scripts/bench/hub.sh [agents=1000] [sessions=1000]
 set -euo pipefail

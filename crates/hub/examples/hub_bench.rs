@@ -318,7 +318,10 @@ async fn main() {
         sessions.push(Arc::new(Session::open(&http, &a.mcp_url).await));
     }
     rows.push((
-        format!("Hub RSS, {} agents with a session each", agents.len()),
+        format!(
+            "Hub RSS, {} agents, each with an initialized MCP client",
+            agents.len()
+        ),
         mib(settled_rss(pid).await),
     ));
     let started = Instant::now();
@@ -400,14 +403,14 @@ async fn main() {
         rounds.extend(times);
     }
     rows.push((
-        format!("Hub RSS, 1 agent with {n_sessions} sessions"),
+        format!("Hub RSS, 1 agent with {n_sessions} clients waiting"),
         mib(rss_kib(pid)),
     ));
     let woken = rounds.len();
     let (p50, p95, _) = stats(rounds);
     let (_, _, worst_last) = stats(last_ms);
     rows.push((
-        format!("Wake, 1 agent's {n_sessions} waiting sessions, one pin (3 rounds)"),
+        format!("Wake, 1 agent's {n_sessions} waiting clients, one pin (3 rounds)"),
         format!("p50 {p50:.1} ms, p95 {p95:.1} ms, last woken ≤ {worst_last:.1} ms ({woken} of {} woken)", 3 * n_sessions),
     ));
     for s in &many {
@@ -417,7 +420,7 @@ async fn main() {
     // The hub hands freed memory back every 10 s.
     tokio::time::sleep(Duration::from_secs(11)).await;
     rows.push((
-        "Hub RSS, 11 s after those sessions closed".into(),
+        "Hub RSS, 11 s after those clients closed".into(),
         mib(settled_rss(pid).await),
     ));
 
@@ -458,7 +461,7 @@ async fn main() {
     rows.push(("Hub RSS, at the end".into(), mib(rss_kib(pid))));
 
     println!("## Hub (apc-hub)\n");
-    println!("Loopback, one run: a real `apc-hub` (`{}`), raw Streamable HTTP MCP sessions as agents. Goals (issue 10): 1,000 waiting agents < 64 MiB RSS and wake p95 ≤ 10 ms; 1,000 sessions of one agent woken p95 ≤ 100 ms; memory returns after sessions close; ≥ 2,000 pins/s for one pairing; the dock with 1,000 agents < 100 ms.\n", Path::new(bin).file_name().unwrap().to_string_lossy());
+    println!("Loopback, one run: a real `apc-hub` (`{}`), raw Streamable HTTP MCP clients as agents (one connection each). Goals (issue 10): 1,000 waiting agents < 64 MiB RSS and wake p95 ≤ 10 ms; 1,000 sessions (clients) of one agent woken p95 ≤ 100 ms; memory returns after they close; ≥ 2,000 pins/s for one pairing; the dock with 1,000 agents < 100 ms.\n", Path::new(bin).file_name().unwrap().to_string_lossy());
     println!("| measure | value |");
     println!("|---|---|");
     for (k, v) in rows {
