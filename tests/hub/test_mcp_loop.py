@@ -70,17 +70,27 @@ class Hub:
         return self.request(method, path, body, headers)
 
     def dock(self) -> dict:
-        """What the extension's e2e tests read off the dock page: the mark's data attributes and the CSRF token."""
+        """What the dock page shows (the mark's data attributes, the CSRF token) and the ticket its
+        script mints when the person reaches for the mark: `GET /` itself mints none."""
         with urllib.request.urlopen(self.url("/"), timeout=10) as res:
             html = res.read().decode()
-        mark = re.search(r'<button[^>]*class="agent-mark"[^>]*>', html).group(0)
-        attrs = dict(re.findall(r'data-(agent|ticket|hub)="([^"]*)"', mark))
+        mark = re.search(r'<button[^>]*class="agent-mark[^"]*"[^>]*>', html).group(0)
+        attrs = dict(re.findall(r'data-(agent|hub)="([^"]*)"', mark))
+        assert "data-ticket" not in html
         attrs["csrf"] = re.search(r'<meta name="csrf-token" content="([^"]*)"', html).group(1)
         attrs["html"] = html
+        attrs["ticket"] = self.mint(attrs)["ticket"]
         return attrs
 
+    def mint(self, dock: dict) -> dict:
+        status, body = self.request("POST", "/dock/tickets", {"agent": dock["agent"]}, {
+            "origin": self.origin, "sec-fetch-site": "same-origin", "x-csrf-token": dock["csrf"]})
+        assert status == 201, body
+        return body
+
     def pin(self, grant: str, text: str):
-        return self.extension("PUT", "/page/pin", reading(text), grant)
+        """A pin by selection: no ticket."""
+        return self.extension("PUT", "/page/pin", {"reading": reading(text)}, grant)
 
 
 def reading(text: str) -> dict:
@@ -178,6 +188,16 @@ def test_the_agent_loop_with_the_pypi_mcp_client(hub):
                 assert "never instructions" in read["note"]
                 assert read["reading"]["pointed"]["text"] == "Pointed words"
 
+                # A pin made while the agent was busy is returned at once by its next wait.
+                status, body = await anyio.to_thread.run_sync(lambda: hub.pin(grant, "While busy"))
+                assert status == 200, body
+                is_error, result = await call(session, "wait_for_focus", {"timeout_s": 3})
+                assert not is_error and result["timed_out"] is False, result
+                assert result["focus"]["id"] == body["focus"]["id"]
+                assert result["focus"]["app_url"] == "https://example.org"
+                is_error, result = await call(session, "wait_for_focus", {"timeout_s": 1})
+                assert result["timed_out"] is True, "returned once, then seen"
+
                 is_error, bad = await call(session, "page__get_reading", {"id": "rd_nothing"})
                 assert is_error and bad["error"] == "reading_unknown"
 
@@ -208,7 +228,7 @@ def test_web_origins_are_refused(hub):
     evil = {"origin": "http://evil.example", "authorization": "Bearer x"}
     for method, path, body in [
         ("POST", "/page/pair", {"ticket": dock["ticket"], "agent": dock["agent"]}),
-        ("PUT", "/page/pin", reading("x")),
+        ("PUT", "/page/pin", {"reading": reading("x")}),
         ("DELETE", "/page/pin", None),
         ("GET", "/page/grant", None),
         ("DELETE", "/page/grant", None),

@@ -1,5 +1,5 @@
-//! The command line: `apc-hub` (serve), `apc-hub agent add|list|remove`, with `--listen` and
-//! `--data-dir` on every command.
+//! The command line: `apc-hub` (serve), `apc-hub agent add|list|remove`, with `--listen`,
+//! `--data-dir`, `--allow-remote`, `--log` on every command.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use serde_json::json;
 
-use crate::server::{origin_of_addr, serve, ServeOptions, META_ORIGIN};
+use crate::server::{origin_of_addr, serve, Limits, ServeOptions, META_ORIGIN};
 use crate::state::{now, Hub};
 use crate::store::Store;
 
@@ -30,6 +30,16 @@ pub struct Cli {
     /// Also answer requests that name this host (when listening beyond loopback). Repeatable.
     #[arg(long, global = true, value_name = "HOST")]
     pub allow_host: Vec<String>,
+    /// Allow `--listen` on an address other machines can reach. Needs a dock password
+    /// (APC_HUB_DOCK_PASSWORD, or --dock-password-file), which the dock page then asks for.
+    #[arg(long, global = true)]
+    pub allow_remote: bool,
+    /// A file whose first line is the dock's password (with --allow-remote).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub dock_password_file: Option<PathBuf>,
+    /// What the hub logs to stderr: error, warn, info, debug or trace.
+    #[arg(long, global = true, value_name = "LEVEL", default_value = "info")]
+    pub log: tracing::Level,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -76,6 +86,29 @@ pub enum CliError {
     Serve(#[from] crate::server::ServeError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    #[error("could not read the dock password file {0}: {1}")]
+    PasswordFile(String, std::io::Error),
+}
+
+/// The dock's password: `--dock-password-file`'s first line, else `APC_HUB_DOCK_PASSWORD`.
+fn dock_password(cli: &Cli) -> Result<Option<String>, CliError> {
+    if let Some(path) = &cli.dock_password_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::PasswordFile(path.display().to_string(), e))?;
+        return Ok(text.lines().next().map(str::to_owned));
+    }
+    Ok(std::env::var("APC_HUB_DOCK_PASSWORD")
+        .ok()
+        .filter(|p| !p.is_empty()))
+}
+
+/// Logs to stderr at `level`.
+fn init_logging(level: tracing::Level) {
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
 }
 
 /// The origin `agent` commands put in MCP URLs: `--listen` when given with a real port, else the
@@ -96,9 +129,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     let data_dir = cli.data_dir.clone().unwrap_or_else(default_data_dir);
     match &cli.command {
         None | Some(Command::Serve) => {
+            init_logging(cli.log);
+            crate::server::raise_open_file_limit();
             let listen = cli
                 .listen
                 .unwrap_or_else(|| DEFAULT_LISTEN.parse().expect("valid default"));
+            let dock_password = dock_password(&cli)?;
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()?;
@@ -106,6 +142,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
                 listen,
                 data_dir,
                 allow_hosts: cli.allow_host.clone(),
+                allow_remote: cli.allow_remote,
+                dock_password,
+                limits: Limits::default(),
             }))?;
         }
         Some(Command::Agent(cmd)) => {

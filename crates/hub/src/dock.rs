@@ -2,14 +2,19 @@
 //! payload `{ v: 1, agent, hub, ticket }`, the same ticket as a code to type into the extension's
 //! popup, how to connect an MCP client, and the agent's pairings with their pin state and Revoke.
 //!
-//! Plain server-rendered HTML; the script (`/dock.js`) only sets the drag payload and mints the next
-//! ticket. State changes (`POST /dock/tickets`, `POST /dock/revoke`) need the same origin and the
-//! page's CSRF token. The page may not be framed.
+//! Server-rendered HTML under a strict CSP (no inline script or style: each mark's colour is a
+//! `hue-N` class of `/dock.css`). `GET /` mints no ticket; the script (`/dock.js`, `assets/dock.js`)
+//! mints one when the person reaches for a mark (pointerdown, focus, hover) or presses "New code",
+//! sets the drag payload, and follows `GET /dock/pairings` so pairings and pin states update live.
+//! Minting needs the page's own script (`Sec-Fetch-Site`, `Origin`, CSRF token); a revoke needs the
+//! CSRF token. The page may not be framed.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::extract::State;
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Json;
@@ -19,9 +24,9 @@ use serde_json::json;
 use crate::error::{HubError, HubResult};
 use crate::focus::PAGE_APP_NAME;
 use crate::secrets::ticket_code;
-use crate::security::{check_dock_change, request_origin};
+use crate::security::{check_dock_change, check_dock_mint, check_dock_read, request_origin};
 use crate::state::{now, Hub};
-use crate::store::{Agent, PairingStatus};
+use crate::store::{Agent, DockPairing, PairingStatus};
 
 const DOCK_MAX_BODY: usize = 4096;
 
@@ -72,13 +77,6 @@ pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn hue(handle: &str) -> u32 {
-    handle
-        .bytes()
-        .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(b as u32))
-        % 360
-}
-
 fn security_headers(response: &mut Response) {
     let h = response.headers_mut();
     h.insert(
@@ -87,18 +85,101 @@ fn security_headers(response: &mut Response) {
     );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // `same-origin`, not `no-referrer`: with `no-referrer` a browser sends `Origin: null` on the
+    // page's own form posts (Revoke), which the dock must refuse. Other sites still get no referrer.
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
 }
 
-/// `GET /`: the dock page.
+/// The hue class (`hue-0` … `hue-11`, in the stylesheet) of an agent's mark.
+fn hue_class(handle: &str) -> String {
+    let h = handle
+        .bytes()
+        .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(b as u32));
+    format!("hue-{}", h % HUES)
+}
+
+/// One agent's pairings, as the dock shows them (and its live updates swap in).
+fn pairings_html(pairings: &[&DockPairing], csrf: &str) -> String {
+    let mut rows = String::new();
+    for p in pairings {
+        let (status, revoke) = match p.pairing.status {
+            PairingStatus::Active => (
+                "Active".to_owned(),
+                format!(
+                    r#"<form method="post" action="/dock/revoke"><input type="hidden" name="csrf" value="{csrf}"><input type="hidden" name="pairing" value="{id}"><button type="submit" class="revoke" data-pairing="{id}">Revoke</button></form>"#,
+                    csrf = escape(csrf),
+                    id = escape(&p.pairing.id)
+                ),
+            ),
+            PairingStatus::Revoked => (
+                format!(
+                    "Revoked {}",
+                    escape(p.pairing.revoked_at.as_deref().unwrap_or(""))
+                ),
+                String::new(),
+            ),
+        };
+        let (pin, pin_state) = match &p.pin {
+            None => ("No pin".to_owned(), "none"),
+            Some(pin) if pin.seen_at.is_none() => (
+                format!("Pinned {}, not read yet", escape(&pin.pinned_at)),
+                "unread",
+            ),
+            Some(pin) => (format!("Pinned {}, read", escape(&pin.pinned_at)), "read"),
+        };
+        rows.push_str(&format!(
+            r#"<tr class="pairing" data-pairing="{id}" data-status="{st}" data-pin="{pin_state}"><td>{app} <small>({appid})</small></td><td>{status}</td><td class="pin-state">{pin}</td><td>{revoke}</td></tr>"#,
+            id = escape(&p.pairing.id),
+            st = if p.pairing.status == PairingStatus::Active { "active" } else { "revoked" },
+            app = PAGE_APP_NAME,
+            appid = escape(&p.pairing.app),
+        ));
+    }
+    if rows.is_empty() {
+        "<p class=\"no-pairings\">Not paired with any app yet: drag the mark onto a page.</p>"
+            .to_owned()
+    } else {
+        format!("<table class=\"pairings\"><thead><tr><th scope=\"col\">App</th><th scope=\"col\">Pairing</th><th scope=\"col\">Pin</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>{rows}</tbody></table>")
+    }
+}
+
+/// Every agent's pairings list, by handle, from one query.
+fn pairings_by_agent(
+    agents: &[Agent],
+    pairings: &[DockPairing],
+    csrf: &str,
+) -> Vec<(String, String)> {
+    let mut by_agent: HashMap<&str, Vec<&DockPairing>> = HashMap::new();
+    for p in pairings {
+        by_agent
+            .entry(p.pairing.agent.as_str())
+            .or_default()
+            .push(p);
+    }
+    agents
+        .iter()
+        .map(|a| {
+            let list = by_agent.remove(a.handle.as_str()).unwrap_or_default();
+            (a.handle.clone(), pairings_html(&list, csrf))
+        })
+        .collect()
+}
+
+/// `GET /`: the dock page. It mints no ticket: the page's script asks for one when the person
+/// reaches for a mark (or asks for a new code).
 pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<Response> {
     let origin = request_origin(&headers, &hub);
-    let mut agents_html = String::new();
-    for agent in hub.store.agents()? {
-        let ticket = hub.tickets.mint(&agent.handle);
+    let version = *hub.dock_watch().borrow();
+    let (agents, pairings) = hub
+        .db
+        .run(|s| Ok((s.agents()?, s.dock_pairings()?)))
+        .await?;
+    let lists = pairings_by_agent(&agents, &pairings, &hub.csrf);
+    let mut agents_html = String::with_capacity(agents.len() * 2048);
+    for (agent, (_, pairings)) in agents.iter().zip(lists) {
         let handle = escape(&agent.handle);
         let name = escape(&agent.name);
         let initial = escape(
@@ -110,7 +191,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
                 .unwrap_or_default(),
         );
         let url = Hub::mcp_url(&origin, &agent.secret);
-        let connect: String = connect_lines(&agent, &url)
+        let connect: String = connect_lines(agent, &url)
             .into_iter()
             .map(|(client, line)| {
                 format!(
@@ -120,65 +201,18 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
                 )
             })
             .collect();
-        let mut rows = String::new();
-        for p in hub.store.dock_pairings(&agent.handle)? {
-            let (status, revoke) = match p.pairing.status {
-                PairingStatus::Active => (
-                    "Active".to_owned(),
-                    format!(
-                        r#"<form method="post" action="/dock/revoke"><input type="hidden" name="csrf" value="{csrf}"><input type="hidden" name="pairing" value="{id}"><button type="submit" class="revoke" data-pairing="{id}">Revoke</button></form>"#,
-                        csrf = escape(&hub.csrf),
-                        id = escape(&p.pairing.id)
-                    ),
-                ),
-                PairingStatus::Revoked => (
-                    format!(
-                        "Revoked {}",
-                        escape(p.pairing.revoked_at.as_deref().unwrap_or(""))
-                    ),
-                    String::new(),
-                ),
-            };
-            let pin = match &p.pin {
-                None => "No pin".to_owned(),
-                Some(pin) if pin.seen_at.is_none() => {
-                    format!("Pinned {}, not read yet", escape(&pin.pinned_at))
-                }
-                Some(pin) => format!("Pinned {}, read", escape(&pin.pinned_at)),
-            };
-            let pin_state = match &p.pin {
-                None => "none",
-                Some(pin) if pin.seen_at.is_none() => "unread",
-                Some(_) => "read",
-            };
-            rows.push_str(&format!(
-                r#"<tr class="pairing" data-pairing="{id}" data-status="{st}" data-pin="{pin_state}"><td>{app} <small>({appid})</small></td><td>{status}</td><td class="pin-state">{pin}</td><td>{revoke}</td></tr>"#,
-                id = escape(&p.pairing.id),
-                st = if p.pairing.status == PairingStatus::Active { "active" } else { "revoked" },
-                app = PAGE_APP_NAME,
-                appid = escape(&p.pairing.app),
-            ));
-        }
-        let pairings = if rows.is_empty() {
-            "<p class=\"no-pairings\">Not paired with any app yet: drag the mark onto a page.</p>"
-                .to_owned()
-        } else {
-            format!("<table class=\"pairings\"><thead><tr><th scope=\"col\">App</th><th scope=\"col\">Pairing</th><th scope=\"col\">Pin</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>{rows}</tbody></table>")
-        };
         agents_html.push_str(&format!(
             r#"<li class="agent" data-agent="{handle}">
 <h2 class="agent-name">{name}</h2>
-<button type="button" class="agent-mark" draggable="true" data-agent="{handle}" data-ticket="{ticket}" data-hub="{origin}" data-name="{name}" aria-describedby="code-{handle}" style="--hue: {hue}"><span class="mark" aria-hidden="true">{initial}</span> Drag {name} onto a page</button>
-<p class="code">Or type this code in the extension's popup: <code class="ticket-code" id="code-{handle}" data-agent="{handle}">{code}</code> <button type="button" class="new-code" data-agent="{handle}">New code</button></p>
+<button type="button" class="agent-mark {hue}" draggable="true" data-agent="{handle}" data-hub="{origin}" data-name="{name}" aria-describedby="how-{handle}"><span class="mark" aria-hidden="true">{initial}</span><span class="grip" aria-hidden="true">⠿</span> Drag {name} onto a page</button>
+<p class="code" id="how-{handle}">Drag this mark onto text on a web page, or type a code in the extension's popup: <code class="ticket-code" id="code-{handle}" data-agent="{handle}">(none yet)</code> <button type="button" class="new-code" data-agent="{handle}">New code</button></p>
 <details><summary>Connect an MCP client to {name}</summary><p>MCP URL (keep it secret): <code class="mcp-url">{url}</code></p><dl>{connect}</dl></details>
 <h3>Pairings</h3>
-{pairings}
+<div class="pairings-box" data-agent="{handle}">{pairings}</div>
 </li>"#,
             origin = escape(&origin),
-            ticket = escape(&ticket),
-            code = escape(&ticket_code(&ticket)),
             url = escape(&url),
-            hue = hue(&agent.handle),
+            hue = hue_class(&agent.handle),
         ));
     }
     let html = format!(
@@ -188,6 +222,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf-token" content="{csrf}">
+<meta name="dock-version" content="{version}">
 <meta name="apc-hub" content="{origin}">
 <title>apc-hub: your agents</title>
 <link rel="stylesheet" href="/dock.css">
@@ -196,7 +231,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
 <body>
 <main>
 <h1>Your agents</h1>
-<p>Drag an agent's mark onto text on any web page (the APC browser extension must be installed) to point the agent at it. The first time, the extension asks you to allow the pairing. Keyboard: type the agent's code in the extension's popup instead.</p>
+<p>Drag an agent's mark onto text on any web page (the APC browser extension must be installed) to point the agent at it. The first time, the extension asks you to allow the pairing. Keyboard: press "New code" and type the code in the extension's popup instead.</p>
 <ul class="agents">
 {agents_html}
 </ul>
@@ -209,6 +244,39 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
         origin = escape(&origin),
     );
     let mut response = Html(html).into_response();
+    security_headers(&mut response);
+    Ok(response)
+}
+
+/// How long `GET /dock/pairings` holds a request with nothing new.
+const LIVE_WAIT: Duration = Duration::from_secs(20);
+
+/// `GET /dock/pairings?since=N` with `X-CSRF-Token` → `{ version, agents: { handle: html } }`: each
+/// agent's pairings list as the dock renders it, once something changed since version `N` (or after
+/// 20 s). The dock page's script follows it, so pairings and pin states update live.
+pub async fn live_pairings(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> HubResult<Response> {
+    check_dock_read(&headers, &hub)?;
+    let since: Option<u64> = query.get("since").and_then(|v| v.parse().ok());
+    let mut changes = hub.dock_watch();
+    let current = *changes.borrow_and_update();
+    if since == Some(current) {
+        let _ = tokio::time::timeout(LIVE_WAIT, changes.changed()).await;
+    }
+    let version = *changes.borrow_and_update();
+    let (agents, pairings) = hub
+        .db
+        .run(|s| Ok((s.agents()?, s.dock_pairings()?)))
+        .await?;
+    let lists: serde_json::Map<String, serde_json::Value> =
+        pairings_by_agent(&agents, &pairings, &hub.csrf)
+            .into_iter()
+            .map(|(h, html)| (h, serde_json::Value::String(html)))
+            .collect();
+    let mut response = Json(json!({ "version": version, "agents": lists })).into_response();
     security_headers(&mut response);
     Ok(response)
 }
@@ -235,27 +303,38 @@ pub async fn style() -> Response {
     response
 }
 
+/// A dock request's body, at most `DOCK_MAX_BODY` bytes.
+async fn read_dock_body(body: Body) -> HubResult<Bytes> {
+    axum::body::to_bytes(body, DOCK_MAX_BODY)
+        .await
+        .map_err(|_| {
+            HubError::TooLarge(format!(
+                "The dock takes requests of at most {DOCK_MAX_BODY} bytes."
+            ))
+        })
+}
+
 #[derive(Deserialize)]
 struct TicketRequest {
     agent: String,
 }
 
-/// `POST /dock/tickets { agent }` with `X-CSRF-Token` → 201 `{ ticket, code, agent, hub, expires_in }`.
+/// `POST /dock/tickets { agent }` from the dock page's own script (`Sec-Fetch-Site: same-origin`, a
+/// same-origin `Origin`, `X-CSRF-Token`) → 201 `{ ticket, code, agent, hub, expires_in }`.
 pub async fn mint_ticket(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> HubResult<Response> {
-    check_dock_change(&headers, &hub, None)?;
-    if body.len() > DOCK_MAX_BODY {
-        return Err(HubError::BadRequest("The request is too large.".into()));
-    }
+    check_dock_mint(&headers, &hub)?;
+    let body = read_dock_body(body).await?;
     let req: TicketRequest = serde_json::from_slice(&body).map_err(|e| {
         HubError::BadRequest(format!("The request is not {{ \"agent\": handle }}: {e}."))
     })?;
     let agent = hub
-        .store
-        .agent_by_handle(&req.agent)?
+        .db
+        .run(move |s| s.agent_by_handle(&req.agent))
+        .await?
         .ok_or_else(|| HubError::NotFound("This hub has no such agent.".into()))?;
     let ticket = hub.tickets.mint(&agent.handle);
     Ok((
@@ -277,11 +356,9 @@ pub async fn mint_ticket(
 pub async fn revoke(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> HubResult<Response> {
-    if body.len() > DOCK_MAX_BODY {
-        return Err(HubError::BadRequest("The request is too large.".into()));
-    }
+    let body = read_dock_body(body).await?;
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -309,11 +386,14 @@ pub async fn revoke(
     let pairing_id = pairing_id
         .ok_or_else(|| HubError::BadRequest("Which pairing? `pairing` is missing.".into()))?;
     let pairing = hub
-        .store
-        .pairing(&pairing_id)?
+        .db
+        .run(move |s| s.pairing(&pairing_id))
+        .await?
         .ok_or_else(|| HubError::NotFound("This hub has no such pairing.".into()))?;
     if pairing.status == PairingStatus::Active {
-        hub.store.revoke_pairing(&pairing.id, &now())?;
+        let id = pairing.id.clone();
+        hub.db.run(move |s| s.revoke_pairing(&id, &now())).await?;
+        hub.dock_changed();
     }
     if is_json {
         Ok(Json(json!({ "revoked": true, "pairing": pairing.id })).into_response())
@@ -322,63 +402,12 @@ pub async fn revoke(
     }
 }
 
-const DOCK_JS: &str = r#"// Why JS: a drag's payload can only be set in `dragstart`, and the next ticket is fetched after it.
-// Everything else on the dock page is server-rendered HTML and plain forms.
-"use strict";
-const csrf = document.querySelector('meta[name="csrf-token"]').content;
-const status = () => document.getElementById("status");
-
-async function freshTicket(agent) {
-  const res = await fetch("/dock/tickets", {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-csrf-token": csrf },
-    body: JSON.stringify({ agent }),
-  });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.message || `The hub answered ${res.status}.`);
-  for (const el of document.querySelectorAll(".agent-mark, .ticket-code")) {
-    if (el.dataset.agent !== agent) continue;
-    if (el.classList.contains("agent-mark")) el.dataset.ticket = body.ticket;
-    else el.textContent = body.code;
-  }
-  return body;
-}
-
-document.addEventListener("dragstart", (event) => {
-  const mark = event.target instanceof Element ? event.target.closest(".agent-mark") : null;
-  if (!mark) return;
-  const payload = { v: 1, agent: mark.dataset.agent, hub: mark.dataset.hub, ticket: mark.dataset.ticket };
-  event.dataTransfer.setData("application/x-apc-agent", JSON.stringify(payload));
-  event.dataTransfer.effectAllowed = "copy";
-  // The ticket just set travels with this drag: the next drag gets a new one.
-  freshTicket(mark.dataset.agent).catch((e) => { status().textContent = e.message; });
-});
-
-document.addEventListener("click", (event) => {
-  const button = event.target instanceof Element ? event.target.closest(".new-code") : null;
-  if (!button) return;
-  freshTicket(button.dataset.agent)
-    .then(() => { status().textContent = "New code ready."; })
-    .catch((e) => { status().textContent = e.message; });
-});
-"#;
-
-const DOCK_CSS: &str = r#"
-:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.4; }
-main { max-width: 52rem; margin: 2rem auto; padding: 0 1rem; }
-.agents { list-style: none; padding: 0; }
-.agent { border: 1px solid #8886; border-radius: .75rem; padding: 1rem; margin: 1rem 0; }
-.agent-name { margin: 0 0 .5rem; font-size: 1.25rem; }
-.agent-mark { display: inline-flex; align-items: center; gap: .6rem; font: inherit; padding: .5rem .9rem; border-radius: 2rem; border: 2px solid hsl(var(--hue) 60% 45%); background: hsl(var(--hue) 70% 92%); color: #111; cursor: grab; }
-.agent-mark:focus-visible, button:focus-visible, summary:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
-.mark { display: inline-grid; place-items: center; width: 2rem; height: 2rem; border-radius: 50%; background: hsl(var(--hue) 60% 45%); color: white; font-weight: 700; }
-.ticket-code { font-size: 1.1rem; letter-spacing: .05em; }
-.pairings { border-collapse: collapse; width: 100%; }
-.pairings th, .pairings td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #8884; }
-.revoke { color: #b00020; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-code { overflow-wrap: anywhere; }
-"#;
+/// The dock page's script and stylesheet, files beside the crate's sources (`assets/`) so linters
+/// and browser tests see them as they are served.
+pub const DOCK_JS: &str = include_str!("../assets/dock.js");
+pub const DOCK_CSS: &str = include_str!("../assets/dock.css");
+/// The hue classes the stylesheet defines (`hue-0` … `hue-11`).
+const HUES: u32 = 12;
 
 #[cfg(test)]
 mod tests {
@@ -386,8 +415,24 @@ mod tests {
 
     #[test]
     fn the_drag_carries_the_standard_type_and_payload_keys() {
-        assert!(DOCK_JS.contains(&format!("setData(\"{}\"", apc_core::APC_DRAG_MIME)));
+        assert!(DOCK_JS.contains(&format!(
+            "const DRAG_MIME = \"{}\";",
+            apc_core::APC_DRAG_MIME
+        )));
+        assert!(DOCK_JS.contains("event.dataTransfer.setData(DRAG_MIME, JSON.stringify(payload))"));
         assert!(DOCK_JS.contains("{ v: 1, agent: mark.dataset.agent, hub: mark.dataset.hub, ticket: mark.dataset.ticket }"));
+    }
+
+    #[test]
+    fn every_hue_class_is_in_the_stylesheet() {
+        for n in 0..HUES {
+            assert!(DOCK_CSS.contains(&format!(".hue-{n} {{ --hue:")), "hue-{n}");
+        }
+        assert!(!DOCK_CSS.contains(&format!(".hue-{HUES} ")));
+        let classes: std::collections::HashSet<String> = (0..500)
+            .map(|i| hue_class(&format!("ag_{i:016x}")))
+            .collect();
+        assert_eq!(classes.len(), HUES as usize);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The page app's pin as the agent sees it: a focus of kind `page_reading` that carries only
-//! identifiers (the reading id and the page URL), never the page's text or title.
+//! identifiers (the reading id and the page's origin), never the page's text, title, path, query or
+//! fragment: a page sets those freely (`history.replaceState`), and a focus travels outside the
+//! untrusted envelope of `page__get_reading`. The full URL stays inside the reading.
 
 use apc_core::page_link::{PAGE_APP_ID, PAGE_GET_READING_TOOL, PAGE_READING_KIND};
 use apc_core::{AppRef, FocusPayload, FocusTarget};
@@ -24,7 +26,13 @@ pub fn page_app() -> AppRef {
     }
 }
 
-/// The focus of a pin: the reading's id, the page's URL, and the hub's tool call that reads it.
+/// The page's origin as a browser serializes it (`https://example.com`, `"null"` for a `file:` page):
+/// the only part of a reading's URL a focus carries.
+pub fn page_origin(url: &url::Url) -> String {
+    apc_core::manifest::js_origin(url)
+}
+
+/// The focus of a pin: the reading's id, the page's origin, and the hub's tool call that reads it.
 pub fn focus_for(pin: &PinRow) -> FocusPayload {
     let mut next_args = serde_json::Map::new();
     next_args.insert("id".into(), pin.reading_id.clone().into());

@@ -2,11 +2,15 @@
 //! over Streamable HTTP; the browser extension (the hub's app with id `page`) pairs with an agent
 //! through the dock page and pins web page readings for it. See `docs/hub.md`.
 //!
-//! Modules: [`cli`] (command line), [`server`] (routes, startup), [`store`] (SQLite), [`tickets`],
-//! [`secrets`], [`security`] (Host, Origin, CSRF), [`page`] (the page app's endpoints), [`mcp`] (the
-//! agent's tools), [`focus`] (a pin as a focus), [`dock`] (the dock page), [`error`].
+//! Modules, from the bottom up: [`secrets`], [`store`] (SQLite and its one thread), [`tickets`],
+//! [`error`] (the one error type, mapped once to the wire), [`state`] (the shared state, a leaf that
+//! imports none of the layers above), [`security`] (Host, Origin, CSRF, minting, the dock's password),
+//! [`focus`] (a pin as a focus), [`page`] (the page app's endpoints), [`mcp`] (the agent's tools),
+//! [`dock`] (the dock page), [`conn`] (a connection's refusals as JSON), [`server`] (routes, the accept
+//! loop and its limits, startup), [`cli`] (command line).
 
 pub mod cli;
+pub mod conn;
 pub mod dock;
 pub mod error;
 pub mod focus;

@@ -3,8 +3,9 @@
 //! `get_reading` relayed as `page__get_reading`.
 //!
 //! Each agent has its own MCP URL, `/mcp/<secret>`; the secret picks the agent, and each agent gets
-//! its own `StreamableHttpService` (sessions never cross agents). Every result carries its JSON twice,
-//! as `structuredContent` and as one text block, and `attention` while the agent's pin is unread.
+//! its own `StreamableHttpService`, stateless (no MCP sessions: every request stands alone). Every
+//! result carries its JSON twice, as `structuredContent` and as one text block, and `attention`
+//! while the agent's pin is unread.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -29,7 +30,7 @@ use tower::ServiceExt;
 use crate::error::HubError;
 use crate::focus::{focus_for, page_app, relayed_tool};
 use crate::security::{check_mcp_origin, own_origins};
-use crate::state::{now, Hub};
+use crate::state::Hub;
 use crate::store::PinRow;
 
 pub const GET_CURRENT_VIEW: &str = apc_core::CORE_TOOLS[0];
@@ -53,17 +54,25 @@ const ATTENTION_NOTE: &str = "The person pinned something for you that you have 
 /// One `StreamableHttpService` per agent, made on the first request to its URL.
 type AgentService = StreamableHttpService<AgentMcp, LocalSessionManager>;
 
-#[derive(Default)]
+/// The MCP endpoint's state: the hub, and each agent's MCP service.
 pub struct McpServices {
+    hub: Arc<Hub>,
     services: Mutex<HashMap<String, AgentService>>,
 }
 
 impl McpServices {
-    fn for_agent(&self, hub: &Arc<Hub>, agent: &str) -> AgentService {
+    pub fn new(hub: Arc<Hub>) -> Self {
+        Self {
+            hub,
+            services: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn for_agent(&self, agent: &str) -> AgentService {
         let mut map = self.services.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(agent.to_owned())
             .or_insert_with(|| {
-                let hub = hub.clone();
+                let hub = self.hub.clone();
                 let handle = agent.to_owned();
                 let mut allowed_hosts = vec![
                     "localhost".to_owned(),
@@ -77,6 +86,12 @@ impl McpServices {
                     .enforce_origin_validation()
                     .with_max_request_body_bytes(MCP_MAX_BODY)
                     .with_sse_keep_alive(Some(Duration::from_secs(10)));
+                // Stateless: no MCP session (no `Mcp-Session-Id`), each request stands alone. An
+                // agent's loop needs no session (a cut-off wait is called again, and its unread pin
+                // comes at once), and a session cost ~60 KiB of the hub's memory for as long as its
+                // client kept it: a thousand waiting agents fit in under 64 MiB only without.
+                let mut config = config;
+                config.legacy_session_mode = false;
                 StreamableHttpService::new(
                     move || {
                         Ok(AgentMcp {
@@ -93,16 +108,17 @@ impl McpServices {
 }
 
 /// `/mcp/{secret}`: any method. Refuses web origins and unknown secrets with JSON, then hands the
-/// request to the agent's MCP service.
+/// request to the agent's MCP service (whose own refusals `error::json_refusal` makes JSON).
 pub async fn endpoint(
-    State(hub): State<Arc<Hub>>,
+    State(mcp): State<Arc<McpServices>>,
     Path(secret): Path<String>,
     request: Request,
 ) -> Response {
-    if let Err(e) = check_mcp_origin(request.headers(), &hub) {
+    let hub = &mcp.hub;
+    if let Err(e) = check_mcp_origin(request.headers(), hub) {
         return e.into_response();
     }
-    let agent = match hub.store.agent_by_secret(&secret) {
+    let agent = match hub.db.run(move |s| s.agent_by_secret(&secret)).await {
         Ok(Some(agent)) => agent,
         Ok(None) => {
             return HubError::NotFound("No agent has this MCP URL on this hub.".into())
@@ -110,7 +126,7 @@ pub async fn endpoint(
         }
         Err(e) => return HubError::from(e).into_response(),
     };
-    let service = hub.mcp.for_agent(&hub, &agent.handle);
+    let service = mcp.for_agent(&agent.handle);
     match service.oneshot(request).await {
         Ok(response) => response.into_response(),
         Err(never) => match never {},
@@ -124,33 +140,7 @@ pub struct AgentMcp {
     agent: String,
 }
 
-/// A tool's refusal: `{ error, message }`, returned as a tool error (`isError: true`).
-struct ToolError {
-    code: &'static str,
-    message: String,
-}
-
-impl ToolError {
-    fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn bad_args(message: impl Into<String>) -> Self {
-        Self::new("invalid_arguments", message)
-    }
-}
-
-impl From<crate::store::StoreError> for ToolError {
-    fn from(e: crate::store::StoreError) -> Self {
-        eprintln!("apc-hub: database error in a tool call: {e}");
-        Self::new("hub_error", "The hub could not read its database.")
-    }
-}
-
-type ToolResult = Result<Map<String, Value>, ToolError>;
+type ToolResult = Result<Map<String, Value>, HubError>;
 
 /// A wire type as the JSON object a tool result is built from.
 fn object(value: impl serde::Serialize) -> Map<String, Value> {
@@ -238,31 +228,37 @@ impl AgentMcp {
         tools
     }
 
-    /// The agent's latest pin through its active pairings.
-    fn latest_pin(&self) -> Result<Option<PinRow>, ToolError> {
-        Ok(self.hub.store.agent_pins(&self.agent)?.into_iter().next())
+    /// The agent's latest pin through its active pairings (never its reading).
+    async fn latest_pin(&self) -> Result<Option<PinRow>, HubError> {
+        let agent = self.agent.clone();
+        Ok(self.hub.db.run(move |s| s.latest_pin(&agent)).await?)
+    }
+
+    async fn paired(&self) -> Result<bool, HubError> {
+        let agent = self.agent.clone();
+        Ok(self
+            .hub
+            .db
+            .run(move |s| s.active_pairing(&agent, PAGE_APP_ID))
+            .await?
+            .is_some())
     }
 
     /// `attention` while the latest pin is unread.
-    fn attention(&self) -> Option<Value> {
-        let pin = self.latest_pin().ok().flatten()?;
+    async fn attention(&self) -> Option<Value> {
+        let pin = self.latest_pin().await.ok().flatten()?;
         pin.seen_at
             .is_none()
             .then(|| json!({ "focus": focus_for(&pin), "note": ATTENTION_NOTE }))
     }
 
-    fn get_current_view(&self) -> ToolResult {
-        let pin = self.latest_pin()?;
+    async fn get_current_view(&self) -> ToolResult {
+        let pin = self.latest_pin().await?;
         if let Some(pin) = &pin {
-            self.hub.store.mark_seen(&pin.reading_id, &now())?;
+            self.hub.mark_seen(&pin.reading_id).await?;
         }
-        let paired = self
-            .hub
-            .store
-            .active_pairing(&self.agent, PAGE_APP_ID)?
-            .is_some();
         // The page app shares no view of the screen: it is listed while paired, with `view: null`.
-        let views: Vec<Value> = if paired {
+        let views: Vec<Value> = if self.paired().await? {
             vec![json!({ "app": page_app(), "view": null })]
         } else {
             vec![]
@@ -273,27 +269,57 @@ impl AgentMcp {
         Ok(out)
     }
 
-    async fn wait_for_focus(&self, args: &Map<String, Value>) -> ToolResult {
+    fn got_focus(pin: &PinRow) -> Map<String, Value> {
+        object(WaitForFocusResult::GotFocus(Box::new(WaitGotFocus {
+            focus: focus_for(pin),
+            timed_out: false,
+        })))
+    }
+
+    /// Returns the agent's unread pin at once; else waits for the next pin. The pin signal is
+    /// subscribed before the database is asked, so a pin stored at any moment is either seen by that
+    /// check or wakes the wait: none falls between the two. Every wait pending when a pin arrives
+    /// returns it (all of the agent's sessions), and the pin is marked seen once.
+    /// Also says whether `attention` is known to be empty: the wait returned the agent's latest pin,
+    /// marked seen, and no pin came since (so a thousand woken sessions skip that query).
+    async fn wait_for_focus(&self, args: &Map<String, Value>) -> (ToolResult, bool) {
+        match self.wait_for_focus_inner(args).await {
+            Ok((result, seen_version)) => {
+                let unchanged =
+                    seen_version.is_some_and(|v| self.hub.pin_version(&self.agent) == v);
+                (Ok(result), unchanged)
+            }
+            Err(e) => (Err(e), false),
+        }
+    }
+
+    /// The wait itself, with the pin signal's version its focus is current at.
+    async fn wait_for_focus_inner(
+        &self,
+        args: &Map<String, Value>,
+    ) -> Result<(Map<String, Value>, Option<u64>), HubError> {
         let ceiling = self.hub.wait_ceiling_s;
+        let bad = || {
+            HubError::InvalidArguments(format!(
+                "timeout_s must be a number of seconds from 1 to {ceiling}."
+            ))
+        };
         let timeout_s = match args.get("timeout_s") {
             None | Some(Value::Null) => ceiling,
             Some(Value::Number(n)) => match n.as_f64() {
                 Some(t) if t >= 1.0 && t.is_finite() => (t.floor() as u64).min(ceiling),
-                _ => {
-                    return Err(ToolError::bad_args(format!(
-                        "timeout_s must be a number of seconds from 1 to {ceiling}."
-                    )))
-                }
+                _ => return Err(bad()),
             },
-            Some(_) => {
-                return Err(ToolError::bad_args(format!(
-                    "timeout_s must be a number of seconds from 1 to {ceiling}."
-                )))
-            }
+            Some(_) => return Err(bad()),
         };
-        // Subscribed before anything else, so a pin made from here on wakes this wait.
         let mut pins = self.hub.subscribe_pins(&self.agent);
-        pins.borrow_and_update();
+        let subscribed_at = pins.borrow_and_update().version;
+        if let Some(pin) = self.latest_pin().await? {
+            if pin.seen_at.is_none() {
+                self.hub.mark_seen(&pin.reading_id).await?;
+                return Ok((Self::got_focus(&pin), Some(subscribed_at)));
+            }
+        }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout_s);
         loop {
             tokio::select! {
@@ -301,58 +327,57 @@ impl AgentMcp {
                     if changed.is_err() {
                         break;
                     }
-                    if let Some(pin) = self.latest_pin()? {
-                        self.hub.store.mark_seen(&pin.reading_id, &now())?;
-                        return Ok(object(WaitForFocusResult::GotFocus(Box::new(WaitGotFocus {
-                            focus: focus_for(&pin),
-                            timed_out: false,
-                        }))));
+                    let (version, news) = {
+                        let signal = pins.borrow_and_update();
+                        (signal.version, signal.latest.clone())
+                    };
+                    if let Some(news) = news {
+                        if news.claim_seen() {
+                            self.hub.mark_seen(&news.pin.reading_id).await?;
+                        }
+                        return Ok((Self::got_focus(&news.pin), Some(version)));
                     }
                 }
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
         // The page app does not tell whether the person's page is open: no `page_open`, no `then`.
-        Ok(object(WaitForFocusResult::NoFocus(WaitNoFocus {
+        let timed_out = object(WaitForFocusResult::NoFocus(WaitNoFocus {
             focus: (),
             timed_out: true,
             page_open: None,
             note: format!(
                 "The person pinned nothing in {timeout_s} s. Call wait_for_focus again to keep waiting."
             ),
-        })))
+        }));
+        Ok((timed_out, None))
     }
 
-    fn app_arg(args: &Map<String, Value>, required: bool) -> Result<Option<&str>, ToolError> {
+    fn app_arg(args: &Map<String, Value>, required: bool) -> Result<Option<&str>, HubError> {
         match args.get("app") {
             None | Some(Value::Null) if !required => Ok(None),
             Some(Value::String(app)) if !app.is_empty() && app.chars().count() <= APP_ARG_MAX => {
                 Ok(Some(app))
             }
-            _ => Err(ToolError::bad_args(format!(
+            _ => Err(HubError::InvalidArguments(format!(
                 "app must be an app id of 1 to {APP_ARG_MAX} characters, e.g. \"page\"."
             ))),
         }
     }
 
-    fn unknown_app(app: &str) -> ToolError {
-        ToolError::new(
-            "unknown_app",
+    fn unknown_app(app: &str) -> HubError {
+        HubError::UnknownApp(
             format!("This hub has no app {app:?}. Its only app is \"page\" (web pages, through the browser extension)."),
         )
     }
 
-    fn list_app_tools(&self, args: &Map<String, Value>) -> ToolResult {
+    async fn list_app_tools(&self, args: &Map<String, Value>) -> ToolResult {
         if let Some(app) = Self::app_arg(args, false)? {
             if app != PAGE_APP_ID {
                 return Err(Self::unknown_app(app));
             }
         }
-        let paired = self
-            .hub
-            .store
-            .active_pairing(&self.agent, PAGE_APP_ID)?
-            .is_some();
+        let paired = self.paired().await?;
         let mut out = Map::new();
         out.insert(
             "apps".into(),
@@ -370,13 +395,13 @@ impl AgentMcp {
         Ok(out)
     }
 
-    fn call_app_tool(&self, args: &Map<String, Value>) -> ToolResult {
+    async fn call_app_tool(&self, args: &Map<String, Value>) -> ToolResult {
         let app = Self::app_arg(args, true)?.unwrap_or_default();
         let tool = match args.get("tool") {
             Some(Value::String(t)) if !t.is_empty() && t.len() <= 64 => t.as_str(),
             _ => {
-                return Err(ToolError::bad_args(
-                    "tool must be a tool name, e.g. \"get_reading\".",
+                return Err(HubError::InvalidArguments(
+                    "tool must be a tool name, e.g. \"get_reading\".".into(),
                 ))
             }
         };
@@ -384,40 +409,44 @@ impl AgentMcp {
         let tool_args = match args.get("args") {
             None | Some(Value::Null) => &empty,
             Some(Value::Object(a)) => a,
-            Some(_) => return Err(ToolError::bad_args("args must be an object.")),
+            Some(_) => return Err(HubError::InvalidArguments("args must be an object.".into())),
         };
         if app != PAGE_APP_ID {
             return Err(Self::unknown_app(app));
         }
         if tool != PAGE_GET_READING_TOOL {
-            return Err(ToolError::new(
-                "unknown_tool",
-                format!("The page app has no tool {tool:?}; its tool is \"get_reading\"."),
-            ));
+            return Err(HubError::UnknownTool(format!(
+                "The page app has no tool {tool:?}; its tool is \"get_reading\"."
+            )));
         }
-        self.get_reading(tool_args)
+        self.get_reading(tool_args).await
     }
 
-    fn get_reading(&self, args: &Map<String, Value>) -> ToolResult {
+    /// The one tool that loads a reading: its text is the page's, inside the untrusted envelope.
+    async fn get_reading(&self, args: &Map<String, Value>) -> ToolResult {
         let id = match args.get("id") {
-            Some(Value::String(id)) if !id.is_empty() && id.len() <= 100 => id.as_str(),
+            Some(Value::String(id)) if !id.is_empty() && id.len() <= 100 => id.clone(),
             _ => {
-                return Err(ToolError::bad_args(
-                    "id must be the reading id from the focus (next_args.id), e.g. \"rd_…\".",
+                return Err(HubError::InvalidArguments(
+                    "id must be the reading id from the focus (next_args.id), e.g. \"rd_…\"."
+                        .into(),
                 ))
             }
         };
-        let pin = self.hub.store.agent_reading(&self.agent, id)?.ok_or_else(|| {
-            ToolError::new(
-                "reading_unknown",
-                format!("There is no reading {id:?} for you: it was never pinned, or the person replaced it, unpinned it or revoked the pairing. get_current_view gives the current focus."),
-            )
+        let (agent, wanted) = (self.agent.clone(), id.clone());
+        let (pin, reading_json) = self
+            .hub
+            .db
+            .run(move |s| s.agent_reading(&agent, &wanted))
+            .await?
+            .ok_or_else(|| {
+                HubError::ReadingUnknown(format!("There is no reading {id:?} for you: it was never pinned, or the person replaced it, unpinned it or revoked the pairing. get_current_view gives the current focus."))
+            })?;
+        let reading: PageReading = serde_json::from_str(&reading_json).map_err(|e| {
+            tracing::error!("a stored reading does not parse: {e}");
+            HubError::ReadingUnknown("The hub could not read this reading back.".into())
         })?;
-        let reading: PageReading = serde_json::from_str(&pin.reading_json).map_err(|e| {
-            eprintln!("apc-hub: a stored reading does not parse: {e}");
-            ToolError::new("hub_error", "The hub could not read this reading back.")
-        })?;
-        self.hub.store.mark_seen(&pin.reading_id, &now())?;
+        self.hub.mark_seen(&pin.reading_id).await?;
         let mut out = Map::new();
         out.insert("id".into(), Value::String(pin.reading_id.clone()));
         out.insert("app".into(), json!(page_app()));
@@ -429,17 +458,17 @@ impl AgentMcp {
     }
 
     /// The tool's JSON as structured content and text, with `attention` while the pin is unread.
-    fn finish(&self, result: ToolResult) -> CallToolResult {
+    async fn finish(&self, result: ToolResult, attention_known_empty: bool) -> CallToolResult {
         let (mut body, is_error) = match result {
             Ok(body) => (body, false),
-            Err(e) => {
-                let mut body = Map::new();
-                body.insert("error".into(), Value::String(e.code.to_owned()));
-                body.insert("message".into(), Value::String(e.message));
-                (body, true)
-            }
+            Err(e) => (object(e.body()), true),
         };
-        if let Some(attention) = self.attention() {
+        let attention = if attention_known_empty {
+            None
+        } else {
+            self.attention().await
+        };
+        if let Some(attention) = attention {
             body.insert(ATTENTION_KEY.into(), attention);
         }
         let value = Value::Object(body);
@@ -478,12 +507,17 @@ impl ServerHandler for AgentMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let page_get_reading = relayed_tool(PAGE_APP_ID, PAGE_GET_READING_TOOL);
+        let mut attention_known_empty = false;
         let result = match request.name.as_ref() {
-            GET_CURRENT_VIEW => self.get_current_view(),
-            WAIT_FOR_FOCUS => self.wait_for_focus(&args).await,
-            LIST_APP_TOOLS => self.list_app_tools(&args),
-            CALL_APP_TOOL => self.call_app_tool(&args),
-            name if name == page_get_reading => self.get_reading(&args),
+            GET_CURRENT_VIEW => self.get_current_view().await,
+            WAIT_FOR_FOCUS => {
+                let (result, empty) = self.wait_for_focus(&args).await;
+                attention_known_empty = empty;
+                result
+            }
+            LIST_APP_TOOLS => self.list_app_tools(&args).await,
+            CALL_APP_TOOL => self.call_app_tool(&args).await,
+            name if name == page_get_reading => self.get_reading(&args).await,
             name => {
                 return Err(ErrorData::invalid_params(
                     format!("Unknown tool: {name}"),
@@ -491,6 +525,6 @@ impl ServerHandler for AgentMcp {
                 ))
             }
         };
-        Ok(self.finish(result).into())
+        Ok(self.finish(result, attention_known_empty).await.into())
     }
 }

@@ -1,7 +1,9 @@
-//! Who may call what. Every request must name this hub in `Host` (so a DNS-rebound web page cannot
-//! reach it); the MCP endpoint refuses any request that carries an `Origin` (browsers send one, MCP
-//! clients do not); the page endpoints take only extension origins; the dock page's state changes need
-//! the same origin and the page's CSRF token.
+//! Who may call what. Every request must name this hub in `Host`, read with the core's host rules (so
+//! a DNS-rebound web page cannot reach it); the MCP endpoint refuses any request that carries a web
+//! `Origin` (MCP clients send none); the page endpoints take only extension origins; the dock page's
+//! state changes need the same origin and the page's CSRF token, minting a ticket also the browser's
+//! word that the page's own script asks (`Sec-Fetch-Site`); a hub listening beyond loopback guards its
+//! dock with a password.
 
 use std::sync::Arc;
 
@@ -22,19 +24,48 @@ fn header_str(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// The host name of a `Host` header value, without its port: `127.0.0.1`, `localhost`, `::1`.
-fn host_name(host: &str) -> &str {
-    if let Some(rest) = host.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or("");
-    }
-    host.rsplit_once(':').map_or(host, |(name, _)| name)
+/// Whether a `Host` header names this hub: a loopback name (`127.0.0.1`, `localhost`, `[::1]`, with
+/// or without a port), or one the person listens on. The value is read with the core's host rules
+/// (`apc_core::host::parse_host_port`), so `[::1]evil.example:PORT` or `127.0.0.1@evil` is no host.
+pub fn host_allowed(host: &str, extra_hosts: &[String]) -> bool {
+    let Some(parsed) = apc_core::host::parse_host_port(host) else {
+        return false;
+    };
+    let name = match &parsed.host {
+        url::Host::Domain(d) => d.to_ascii_lowercase(),
+        url::Host::Ipv4(ip) => ip.to_string(),
+        url::Host::Ipv6(ip) => ip.to_string(),
+    };
+    matches!(name.as_str(), "127.0.0.1" | "localhost" | "::1")
+        || extra_hosts.iter().any(|h| {
+            let h = h.trim_start_matches('[').trim_end_matches(']');
+            h.eq_ignore_ascii_case(&name)
+        })
 }
 
-/// Whether a `Host` header names this hub: a loopback name, or one the person listens on.
-pub fn host_allowed(host: &str, extra_hosts: &[String]) -> bool {
-    let name = host_name(host).to_ascii_lowercase();
-    matches!(name.as_str(), "127.0.0.1" | "localhost" | "::1")
-        || extra_hosts.iter().any(|h| h.eq_ignore_ascii_case(&name))
+/// Whether a `Host` header names a loopback address.
+fn host_is_loopback(host: &str) -> bool {
+    host_allowed(host, &[])
+}
+
+/// The longest request target the hub takes, in bytes. Longer ones answer `414` as JSON (hyper's own
+/// limit, far above, is never reached first by a sane client).
+pub const URI_MAX_BYTES: usize = 8 * 1024;
+
+/// Middleware: refuses an over-long request target with `414 uri_too_long`.
+pub async fn check_uri_length(request: Request, next: Next) -> Response {
+    let len = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |pq| pq.as_str().len());
+    if len > URI_MAX_BYTES {
+        return HubError::Transport(
+            axum::http::StatusCode::URI_TOO_LONG,
+            format!("The request's URL is longer than {URI_MAX_BYTES} bytes."),
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// Middleware: refuses a request whose `Host` is not this hub's.
@@ -123,6 +154,71 @@ pub fn extension_origin(headers: &HeaderMap) -> Result<String, HubError> {
     }
 }
 
+/// Minting a ticket: only the dock page's own script may. The browser must say so: `Sec-Fetch-Site`
+/// `same-origin` (or `none`; browsers send it to loopback hubs, the only ones that need it), and an
+/// `Origin` that is the hub's; and the page's CSRF token. A web page's `no-cors` request, a form, a
+/// navigation or another site's script mints nothing.
+pub fn check_dock_mint(headers: &HeaderMap, hub: &Hub) -> Result<(), HubError> {
+    let refused = |why: &str| {
+        Err(HubError::CsrfRefused(format!(
+            "Tickets are minted only for the dock page's own script: {why}."
+        )))
+    };
+    let own = request_origin(headers, hub);
+    match origin_of(headers) {
+        Some(origin) if origin == own => {}
+        Some(_) => return refused("the request comes from another origin"),
+        None => return refused("the request has no Origin"),
+    }
+    let on_loopback = header_str(headers, header::HOST).is_some_and(host_is_loopback);
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        Some("same-origin" | "none") => {}
+        Some(_) => return refused("the browser says the request comes from another site"),
+        // Browsers send `Sec-Fetch-*` only to trustworthy origins: a remote hub over plain HTTP
+        // gets none, and stands on its `Origin` and token (and the dock's password).
+        None if on_loopback => {
+            return refused("the browser did not say where the request comes from")
+        }
+        None => {}
+    }
+    check_dock_change(headers, hub, None)
+}
+
+/// A dock read the page's script makes (`GET /dock/pairings`): its CSRF token, and not from another
+/// site when the browser says.
+pub fn check_dock_read(headers: &HeaderMap, hub: &Hub) -> Result<(), HubError> {
+    check_dock_change(headers, hub, None)
+}
+
+/// Middleware for the dock's routes: when the hub listens beyond loopback (`--allow-remote`), every
+/// dock request must give the dock's password (HTTP Basic, any user name): the dock shows MCP secrets.
+pub async fn check_dock_password(
+    State(hub): State<Arc<Hub>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(password) = hub.dock_password.as_deref() else {
+        return next.run(request).await;
+    };
+    let given = header_str(request.headers(), header::AUTHORIZATION)
+        .and_then(|v| v.strip_prefix("Basic "))
+        .and_then(|b| {
+            use base64::Engine;
+            base64::engine::general_purpose::STANDARD
+                .decode(b.trim())
+                .ok()
+        })
+        .and_then(|raw| String::from_utf8(raw).ok())
+        .and_then(|pair| pair.split_once(':').map(|(_, p)| p.to_owned()));
+    match given {
+        Some(p) if secrets::ct_eq(p.as_bytes(), password.as_bytes()) => next.run(request).await,
+        _ => HubError::PasswordRequired(
+            "This hub's dock needs its password (the hub listens beyond this computer).".into(),
+        )
+        .into_response(),
+    }
+}
+
 /// A dock state change: same origin as the dock page (when the browser says), and its CSRF token.
 pub fn check_dock_change(
     headers: &HeaderMap,
@@ -170,13 +266,25 @@ mod tests {
         assert!(!host_allowed("evil.example:7410", &[]));
         assert!(!host_allowed("127.0.0.1.evil.example", &[]));
         assert!(host_allowed("192.168.1.5:7410", &["192.168.1.5".into()]));
+        assert!(host_allowed("LOCALHOST:7410", &[]));
+        // Not hosts at all, though a hand-made parser took the first as `::1`.
+        assert!(!host_allowed("[::1]evil.example:7410", &[]));
+        assert!(!host_allowed("[::1]evil.example", &[]));
+        assert!(!host_allowed("127.0.0.1:7410:80", &[]));
+        assert!(!host_allowed("127.0.0.1@evil.example", &[]));
+        assert!(!host_allowed("localhost:99999", &[]));
+        assert!(!host_allowed("", &[]));
     }
 
     #[test]
     fn mcp_refuses_web_origins_but_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let store = crate::store::Store::open(dir.path()).unwrap();
-        let hub = Hub::new(store, "http://127.0.0.1:7410".into(), vec![]);
+        let hub = Hub::new(
+            crate::store::Db::spawn(store),
+            "http://127.0.0.1:7410".into(),
+            vec![],
+        );
         let with = |origin: &str| {
             let mut h = HeaderMap::new();
             h.insert(header::ORIGIN, origin.parse().unwrap());

@@ -1,14 +1,16 @@
-//! The running hub's shared state: the store, tickets, the dock's CSRF token, where it is served,
-//! and one signal per agent that wakes its `wait_for_focus` when a pin arrives.
+//! The running hub's shared state, a leaf of the module tree (it imports the store, tickets and
+//! secrets, never the HTTP or MCP layers): the database handle, tickets, the dock's CSRF token and
+//! password, where it is served, one pin signal per agent that wakes its `wait_for_focus`, and the
+//! dock's change counter that its live pairings list waits on.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
-use crate::mcp::McpServices;
 use crate::secrets;
-use crate::store::Store;
+use crate::store::{Db, PinRow, Result};
 use crate::tickets::Tickets;
 
 /// The hub's name in `apc.json` and in pairings.
@@ -21,32 +23,57 @@ pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
+/// A pin as its agent's waits learn of it: the pin (without its reading) and whether one of the
+/// agent's tools has already marked it seen, so that a thousand woken waits write `seen_at` once.
+#[derive(Debug)]
+pub struct PinNews {
+    pub pin: PinRow,
+    seen: AtomicBool,
+}
+
+impl PinNews {
+    /// `true` for the first caller only.
+    pub fn claim_seen(&self) -> bool {
+        !self.seen.swap(true, Ordering::AcqRel)
+    }
+}
+
+/// What an agent's pin signal holds: a counter bumped on every pin, and the latest pin.
+#[derive(Debug, Clone, Default)]
+pub struct PinSignal {
+    pub version: u64,
+    pub latest: Option<Arc<PinNews>>,
+}
+
 pub struct Hub {
-    pub store: Store,
+    pub db: Db,
     pub tickets: Tickets,
     /// The dock page's CSRF token: random per run of the hub.
     pub csrf: String,
+    /// The dock's password (`--allow-remote`): every dock request must give it (HTTP Basic).
+    pub dock_password: Option<String>,
     /// The origin the hub serves from, e.g. `http://127.0.0.1:7410`.
     pub origin: String,
     /// Host names besides the loopback ones that requests may name in `Host` (the person's
     /// `--listen` on another address).
     pub extra_hosts: Vec<String>,
     pub wait_ceiling_s: u64,
-    signals: Mutex<HashMap<String, watch::Sender<u64>>>,
-    pub(crate) mcp: McpServices,
+    signals: Mutex<HashMap<String, watch::Sender<PinSignal>>>,
+    dock_changes: watch::Sender<u64>,
 }
 
 impl Hub {
-    pub fn new(store: Store, origin: String, extra_hosts: Vec<String>) -> Self {
+    pub fn new(db: Db, origin: String, extra_hosts: Vec<String>) -> Self {
         Self {
-            store,
+            db,
             tickets: Tickets::default(),
             csrf: secrets::new_secret(),
+            dock_password: None,
             origin,
             extra_hosts,
             wait_ceiling_s: DEFAULT_WAIT_CEILING_S,
             signals: Mutex::new(HashMap::new()),
-            mcp: McpServices::default(),
+            dock_changes: watch::channel(0).0,
         }
     }
 
@@ -59,25 +86,81 @@ impl Hub {
 
     /// The agent's MCP URL on `origin`.
     pub fn mcp_url(origin: &str, secret: &str) -> String {
-        format!("{origin}/mcp/{secret}")
+        format!("{origin}{}{secret}", apc_core::APC_DEFAULT_MCP_PATH)
     }
 
-    fn signal(&self, agent: &str) -> watch::Sender<u64> {
+    fn signal(&self, agent: &str) -> watch::Sender<PinSignal> {
         self.signals
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .entry(agent.to_owned())
-            .or_insert_with(|| watch::channel(0).0)
+            .or_insert_with(|| watch::channel(PinSignal::default()).0)
             .clone()
     }
 
     /// Watches the agent's pins: the value changes on every new pin.
-    pub fn subscribe_pins(&self, agent: &str) -> watch::Receiver<u64> {
+    pub fn subscribe_pins(&self, agent: &str) -> watch::Receiver<PinSignal> {
         self.signal(agent).subscribe()
     }
 
-    /// Wakes the agent's waits: a new pin is there.
-    pub fn notify_pin(&self, agent: &str) {
-        self.signal(agent).send_modify(|n| *n = n.wrapping_add(1));
+    /// The agent's pin counter now.
+    pub fn pin_version(&self, agent: &str) -> u64 {
+        self.signal(agent).borrow().version
+    }
+
+    /// How many of the agent's waits are listening for its next pin (and the dock's, none).
+    pub fn pin_waiters(&self, agent: &str) -> usize {
+        self.signal(agent).receiver_count()
+    }
+
+    /// Tells the agent's waits (and the dock) that `pin` was just stored.
+    pub fn notify_pin(&self, agent: &str, pin: PinRow) {
+        let news = Arc::new(PinNews {
+            pin,
+            seen: AtomicBool::new(false),
+        });
+        self.signal(agent).send_modify(|s| {
+            s.version = s.version.wrapping_add(1);
+            s.latest = Some(news);
+        });
+        self.dock_changed();
+    }
+
+    /// Marks a reading seen (once): the dock's pin state changes with it.
+    pub async fn mark_seen(&self, reading_id: &str) -> Result<()> {
+        let id = reading_id.to_owned();
+        let changed = self.db.run(move |s| s.mark_seen(&id, &now())).await?;
+        if changed {
+            self.dock_changed();
+        }
+        Ok(())
+    }
+
+    /// Something the dock shows changed (a pairing, a pin, a pin read).
+    pub fn dock_changed(&self) {
+        self.dock_changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Watches what the dock shows.
+    pub fn dock_watch(&self) -> watch::Receiver<u64> {
+        self.dock_changes.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The shared state is a leaf: it never imports the layers that use it (no module cycle).
+    #[test]
+    fn state_imports_no_layer_above_it() {
+        let source = include_str!("state.rs");
+        let code = &source[..source.find("#[cfg(test)]").unwrap()];
+        for layer in [
+            "mcp", "security", "page", "dock", "server", "cli", "focus", "conn",
+        ] {
+            assert!(
+                !code.contains(&format!("crate::{layer}")),
+                "state.rs imports crate::{layer}"
+            );
+        }
     }
 }

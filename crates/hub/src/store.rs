@@ -6,9 +6,22 @@
 //! revoking or giving back deletes the row, and so the reading. A revoked pairing's row stays (status
 //! `revoked`, no pin) so that its grant answers "revoked" forever; a replaced or given-back pairing's
 //! row is deleted, so its grant is unknown from then on.
+//!
+//! [`Store`] is the synchronous database (the CLI uses it directly); the running hub reaches it only
+//! through [`Db`], one thread that owns the connection and runs the jobs async handlers send it, so no
+//! SQLite call ever blocks a runtime worker. Statements are prepared once per connection
+//! (`prepare_cached`).
+//!
+//! Durability: WAL with `synchronous = NORMAL`. A commit has been written to the WAL file (the OS's page
+//! cache) before the call returns, so a pin or pairing the hub acknowledged survives the hub being
+//! killed (`kill -9`); only an OS crash or power loss may drop the last commits (never corrupting the
+//! database). Each pin is one commit, without an fsync of its own.
+//!
+//! The data dir is made `0700` and every file in it `0600` (`-wal` and `-shm` included): the database
+//! holds agents' MCP secrets and readings.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::mpsc;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -26,6 +39,8 @@ pub enum StoreError {
     NoSuchAgent(String),
     #[error("an agent name is 1 to 40 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit")]
     BadName,
+    #[error("the database thread has stopped")]
+    Closed,
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -55,11 +70,12 @@ pub struct PairingRow {
     pub revoked_at: Option<String>,
 }
 
+/// A pin as stored, without its reading (core's `PinState` on the wire; the reading is loaded only by
+/// the tool that returns it, [`Store::agent_reading`]). `app_url` is the page's origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PinRow {
     pub pairing_id: String,
     pub reading_id: String,
-    pub reading_json: String,
     pub app_url: String,
     pub pinned_at: String,
     pub seen_at: Option<String>,
@@ -92,6 +108,7 @@ CREATE TABLE IF NOT EXISTS pairings (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS one_active_pairing
     ON pairings(agent, app) WHERE status = 'active';
+CREATE INDEX IF NOT EXISTS pairings_by_agent ON pairings(agent, created_at);
 CREATE TABLE IF NOT EXISTS pins (
     pairing_id TEXT PRIMARY KEY REFERENCES pairings(id) ON DELETE CASCADE,
     reading_id TEXT NOT NULL UNIQUE,
@@ -102,8 +119,9 @@ CREATE TABLE IF NOT EXISTS pins (
 );
 ";
 
+/// The database, used from one thread at a time (the CLI's, or [`Db`]'s).
 pub struct Store {
-    conn: Mutex<Connection>,
+    conn: Connection,
 }
 
 fn valid_name(name: &str) -> bool {
@@ -133,15 +151,19 @@ fn pairing_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PairingRow> {
     })
 }
 
-fn pin_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PinRow> {
+/// A pin from [`PIN_COLS`] starting at column `at`.
+fn pin_from_row_at(row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<PinRow> {
     Ok(PinRow {
-        pairing_id: row.get(0)?,
-        reading_id: row.get(1)?,
-        reading_json: row.get(2)?,
-        app_url: row.get(3)?,
-        pinned_at: row.get(4)?,
-        seen_at: row.get(5)?,
+        pairing_id: row.get(at)?,
+        reading_id: row.get(at + 1)?,
+        app_url: row.get(at + 2)?,
+        pinned_at: row.get(at + 3)?,
+        seen_at: row.get(at + 4)?,
     })
+}
+
+fn pin_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PinRow> {
+    pin_from_row_at(row, 0)
 }
 
 fn agent_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Agent> {
@@ -153,42 +175,79 @@ fn agent_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Agent> {
     })
 }
 
-const PAIRING_COLS: &str = "id, agent, app, status, created_at, revoked_at";
-const PIN_COLS: &str = "pins.pairing_id, pins.reading_id, pins.reading_json, pins.app_url, pins.pinned_at, pins.seen_at";
+const PAIRING_COLS: &str = "pairings.id, pairings.agent, pairings.app, pairings.status, pairings.created_at, pairings.revoked_at";
+const PIN_COLS: &str =
+    "pins.pairing_id, pins.reading_id, pins.app_url, pins.pinned_at, pins.seen_at";
+
+/// Makes `dir` (and its parents) and sets it to `0700`; files created from here on are `0600`.
+#[cfg(unix)]
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    // SAFETY: umask only sets the process's file mode mask; it cannot fail.
+    unsafe {
+        libc::umask(0o077);
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(not(unix))]
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
+/// Sets the database's files to `0600` (those an older hub made with a wider mode).
+#[cfg(unix)]
+fn private_files(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let path = dir.join(format!("hub.sqlite3{suffix}"));
+        if path.exists() {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn private_files(_dir: &Path) -> std::io::Result<()> {
+    Ok(())
+}
 
 impl Store {
-    /// Opens (and creates) `hub.sqlite3` in `data_dir`.
+    /// Opens (and creates) `hub.sqlite3` in `data_dir`, which is made private to the user.
     pub fn open(data_dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(data_dir)
-            .map_err(|e| StoreError::DataDir(data_dir.display().to_string(), e))?;
+        let data_dir_error = |e| StoreError::DataDir(data_dir.display().to_string(), e);
+        private_dir(data_dir).map_err(data_dir_error)?;
         let conn = Connection::open(data_dir.join("hub.sqlite3"))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;")?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+        )?;
         conn.execute_batch(SCHEMA)?;
-        Ok(Self {
-            conn: Mutex::new(conn),
-        })
-    }
-
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite half-written (each call is one
-        // statement or one transaction), so a poisoned lock is still safe to use.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+        conn.set_prepared_statement_cache_capacity(64);
+        private_files(data_dir).map_err(data_dir_error)?;
+        Ok(Self { conn })
     }
 
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
         Ok(self
-            .conn()
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .conn
+            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
             .optional()?)
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.conn().execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [key, value],
-        )?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            )?
+            .execute([key, value])?;
         Ok(())
     }
 
@@ -205,19 +264,17 @@ impl Store {
             secret: secrets::new_secret(),
             created_at: now.to_owned(),
         };
-        let conn = self.conn();
-        let taken: bool = conn.query_row(
-            "SELECT EXISTS(SELECT 1 FROM agents WHERE name = ?1)",
-            [name],
-            |r| r.get(0),
-        )?;
+        let taken: bool = self
+            .conn
+            .prepare_cached("SELECT EXISTS(SELECT 1 FROM agents WHERE name = ?1)")?
+            .query_row([name], |r| r.get(0))?;
         if taken {
             return Err(StoreError::NameTaken(name.to_owned()));
         }
-        conn.execute(
+        self.conn.prepare_cached(
             "INSERT INTO agents (handle, name, secret, secret_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![agent.handle, agent.name, agent.secret, secrets::hash(&agent.secret), agent.created_at],
-        )?;
+        )?
+        .execute(params![agent.handle, agent.name, agent.secret, secrets::hash(&agent.secret), agent.created_at])?;
         Ok(agent)
     }
 
@@ -230,8 +287,7 @@ impl Store {
     }
 
     pub fn agents(&self) -> Result<Vec<Agent>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(
+        let mut stmt = self.conn.prepare_cached(
             "SELECT handle, name, secret, created_at FROM agents ORDER BY created_at, name",
         )?;
         let rows = stmt.query_map([], agent_from_row)?;
@@ -241,23 +297,24 @@ impl Store {
     /// Removes the agent and, with it, its pairings, pins and readings.
     pub fn remove_agent(&self, name: &str) -> Result<Agent> {
         let agent = self
-            .agents()?
-            .into_iter()
-            .find(|a| a.name == name.trim())
+            .conn
+            .prepare_cached("SELECT handle, name, secret, created_at FROM agents WHERE name = ?1")?
+            .query_row([name.trim()], agent_from_row)
+            .optional()?
             .ok_or_else(|| StoreError::NoSuchAgent(name.to_owned()))?;
-        self.conn()
-            .execute("DELETE FROM agents WHERE handle = ?1", [&agent.handle])?;
+        self.conn
+            .prepare_cached("DELETE FROM agents WHERE handle = ?1")?
+            .execute([&agent.handle])?;
         Ok(agent)
     }
 
     pub fn agent_by_handle(&self, handle: &str) -> Result<Option<Agent>> {
         Ok(self
-            .conn()
-            .query_row(
+            .conn
+            .prepare_cached(
                 "SELECT handle, name, secret, created_at FROM agents WHERE handle = ?1",
-                [handle],
-                agent_from_row,
-            )
+            )?
+            .query_row([handle], agent_from_row)
             .optional()?)
     }
 
@@ -265,26 +322,27 @@ impl Store {
     pub fn agent_by_secret(&self, secret: &str) -> Result<Option<Agent>> {
         let hash = secrets::hash(secret);
         let found = self
-            .conn()
-            .query_row(
+            .conn
+            .prepare_cached(
                 "SELECT handle, name, secret, created_at FROM agents WHERE secret_hash = ?1",
-                [&hash],
-                agent_from_row,
-            )
+            )?
+            .query_row([&hash], agent_from_row)
             .optional()?;
         Ok(found.filter(|a| secrets::ct_eq(a.secret.as_bytes(), secret.as_bytes())))
     }
 
     // --- pairings ---
 
-    /// A new active pairing of `agent` with `app`, keeping only `grant_hash`. An active pairing of the
-    /// same agent and app is replaced: its row, pin and reading go, and its grant becomes unknown.
+    /// A new active pairing of `agent` with `app`, keeping only `grant_hash`; with `pin`, the pairing's
+    /// first pin in the same transaction. An active pairing of the same agent and app is replaced: its
+    /// row, pin and reading go, and its grant becomes unknown.
     pub fn create_pairing(
         &self,
         agent: &str,
         app: &str,
         grant_hash: &[u8],
         now: &str,
+        pin: Option<(&PinRow, &str)>,
     ) -> Result<PairingRow> {
         let row = PairingRow {
             id: secrets::new_pairing_id(),
@@ -294,16 +352,22 @@ impl Store {
             created_at: now.to_owned(),
             revoked_at: None,
         };
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
+        let tx = self.conn.unchecked_transaction()?;
+        tx.prepare_cached(
             "DELETE FROM pairings WHERE agent = ?1 AND app = ?2 AND status = 'active'",
-            [agent, app],
-        )?;
-        tx.execute(
+        )?
+        .execute([agent, app])?;
+        tx.prepare_cached(
             "INSERT INTO pairings (id, agent, app, grant_hash, status, created_at) VALUES (?1, ?2, ?3, ?4, 'active', ?5)",
-            params![row.id, row.agent, row.app, grant_hash, row.created_at],
-        )?;
+        )?
+        .execute(params![row.id, row.agent, row.app, grant_hash, row.created_at])?;
+        if let Some((pin, reading_json)) = pin {
+            let pin = PinRow {
+                pairing_id: row.id.clone(),
+                ..pin.clone()
+            };
+            self.insert_pin(&pin, reading_json)?;
+        }
         tx.commit()?;
         Ok(row)
     }
@@ -311,13 +375,14 @@ impl Store {
     /// The pairing a grant opens, active or revoked; `None` for a grant the hub does not know.
     pub fn pairing_by_grant(&self, grant: &str) -> Result<Option<PairingRow>> {
         let hash = secrets::hash(grant);
-        let conn = self.conn();
-        let found = conn
-            .query_row(
-                &format!("SELECT {PAIRING_COLS}, grant_hash FROM pairings WHERE grant_hash = ?1"),
-                [&hash],
-                |r| Ok((pairing_from_row(r)?, r.get::<_, Vec<u8>>(6)?)),
-            )
+        let found = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PAIRING_COLS}, grant_hash FROM pairings WHERE grant_hash = ?1"
+            ))?
+            .query_row([&hash], |r| {
+                Ok((pairing_from_row(r)?, r.get::<_, Vec<u8>>(6)?))
+            })
             .optional()?;
         Ok(found
             .filter(|(_, stored)| secrets::ct_eq(stored, &hash))
@@ -326,155 +391,331 @@ impl Store {
 
     pub fn pairing(&self, id: &str) -> Result<Option<PairingRow>> {
         Ok(self
-            .conn()
-            .query_row(
-                &format!("SELECT {PAIRING_COLS} FROM pairings WHERE id = ?1"),
-                [id],
-                pairing_from_row,
-            )
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PAIRING_COLS} FROM pairings WHERE id = ?1"
+            ))?
+            .query_row([id], pairing_from_row)
             .optional()?)
     }
 
     /// The agent's active pairing with `app`.
     pub fn active_pairing(&self, agent: &str, app: &str) -> Result<Option<PairingRow>> {
         Ok(self
-            .conn()
-            .query_row(
-                &format!("SELECT {PAIRING_COLS} FROM pairings WHERE agent = ?1 AND app = ?2 AND status = 'active'"),
-                [agent, app],
-                pairing_from_row,
-            )
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PAIRING_COLS} FROM pairings WHERE agent = ?1 AND app = ?2 AND status = 'active'"
+            ))?
+            .query_row([agent, app], pairing_from_row)
             .optional()?)
     }
 
     /// Revokes a pairing: it stays, marked revoked, and its pin and reading go. `false` when there is
     /// no active pairing with that id.
     pub fn revoke_pairing(&self, id: &str, now: &str) -> Result<bool> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let changed = tx.execute(
-            "UPDATE pairings SET status = 'revoked', revoked_at = ?2 WHERE id = ?1 AND status = 'active'",
-            [id, now],
-        )?;
-        tx.execute("DELETE FROM pins WHERE pairing_id = ?1", [id])?;
+        let tx = self.conn.unchecked_transaction()?;
+        let changed = tx
+            .prepare_cached(
+                "UPDATE pairings SET status = 'revoked', revoked_at = ?2 WHERE id = ?1 AND status = 'active'",
+            )?
+            .execute([id, now])?;
+        tx.prepare_cached("DELETE FROM pins WHERE pairing_id = ?1")?
+            .execute([id])?;
         tx.commit()?;
         Ok(changed > 0)
     }
 
     /// Forgets a pairing whose grant was given back: the row, pin and reading go.
     pub fn delete_pairing(&self, id: &str) -> Result<()> {
-        self.conn()
-            .execute("DELETE FROM pairings WHERE id = ?1", [id])?;
+        self.conn
+            .prepare_cached("DELETE FROM pairings WHERE id = ?1")?
+            .execute([id])?;
         Ok(())
     }
 
-    /// Every agent's pairings for the dock: active ones, and revoked ones not yet replaced.
-    pub fn dock_pairings(&self, agent: &str) -> Result<Vec<DockPairing>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {PAIRING_COLS} FROM pairings WHERE agent = ?1 ORDER BY created_at DESC"
+    /// Every agent's pairings for the dock, in one query: per agent and app the latest pairing (an
+    /// active one, or the revoked one nothing replaced), latest first, with its pin.
+    pub fn dock_pairings(&self) -> Result<Vec<DockPairing>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {PAIRING_COLS}, {PIN_COLS} FROM pairings
+             LEFT JOIN pins ON pins.pairing_id = pairings.id
+             ORDER BY pairings.agent, pairings.created_at DESC"
         ))?;
-        let pairings: Vec<PairingRow> = stmt
-            .query_map([agent], pairing_from_row)?
-            .collect::<rusqlite::Result<_>>()?;
+        let rows = stmt.query_map([], |r| {
+            let pairing = pairing_from_row(r)?;
+            let pin = match r.get::<_, Option<String>>(6)? {
+                Some(_) => Some(pin_from_row_at(r, 6)?),
+                None => None,
+            };
+            Ok(DockPairing { pairing, pin })
+        })?;
         let mut out = Vec::new();
-        let mut shown_apps = std::collections::HashSet::new();
-        for pairing in pairings {
-            // The latest pairing per app: an active one, or the revoked one nothing replaced.
-            if !shown_apps.insert(pairing.app.clone()) {
-                continue;
+        let mut shown = std::collections::HashSet::new();
+        for row in rows {
+            let row = row?;
+            if shown.insert((row.pairing.agent.clone(), row.pairing.app.clone())) {
+                out.push(row);
             }
-            let pin = conn
-                .query_row(
-                    &format!("SELECT {PIN_COLS} FROM pins WHERE pairing_id = ?1"),
-                    [&pairing.id],
-                    pin_from_row,
-                )
-                .optional()?;
-            out.push(DockPairing { pairing, pin });
         }
         Ok(out)
     }
 
     // --- pins and readings ---
 
-    /// Sets the pairing's one pin, dropping the reading it replaces.
-    pub fn set_pin(&self, pin: &PinRow) -> Result<()> {
-        self.conn().execute(
-            "INSERT INTO pins (pairing_id, reading_id, reading_json, app_url, pinned_at, seen_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, NULL)
-             ON CONFLICT(pairing_id) DO UPDATE SET reading_id = excluded.reading_id,
-               reading_json = excluded.reading_json, app_url = excluded.app_url,
-               pinned_at = excluded.pinned_at, seen_at = NULL",
-            params![
+    fn insert_pin(&self, pin: &PinRow, reading_json: &str) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO pins (pairing_id, reading_id, reading_json, app_url, pinned_at, seen_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, NULL)
+                 ON CONFLICT(pairing_id) DO UPDATE SET reading_id = excluded.reading_id,
+                   reading_json = excluded.reading_json, app_url = excluded.app_url,
+                   pinned_at = excluded.pinned_at, seen_at = NULL",
+            )?
+            .execute(params![
                 pin.pairing_id,
                 pin.reading_id,
-                pin.reading_json,
+                reading_json,
                 pin.app_url,
                 pin.pinned_at
-            ],
-        )?;
+            ])?;
         Ok(())
+    }
+
+    /// Sets the pairing's one pin, dropping the reading it replaces.
+    pub fn set_pin(&self, pin: &PinRow, reading_json: &str) -> Result<()> {
+        self.insert_pin(pin, reading_json)
     }
 
     /// Unpins: the pin and its reading go. `false` when there was none.
     pub fn delete_pin(&self, pairing_id: &str) -> Result<bool> {
         Ok(self
-            .conn()
-            .execute("DELETE FROM pins WHERE pairing_id = ?1", [pairing_id])?
+            .conn
+            .prepare_cached("DELETE FROM pins WHERE pairing_id = ?1")?
+            .execute([pairing_id])?
             > 0)
     }
 
     pub fn pin(&self, pairing_id: &str) -> Result<Option<PinRow>> {
         Ok(self
-            .conn()
-            .query_row(
-                &format!("SELECT {PIN_COLS} FROM pins WHERE pairing_id = ?1"),
-                [pairing_id],
-                pin_from_row,
-            )
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PIN_COLS} FROM pins WHERE pairing_id = ?1"
+            ))?
+            .query_row([pairing_id], pin_from_row)
             .optional()?)
     }
 
-    /// The agent's pins through its active pairings, latest first.
-    pub fn agent_pins(&self, agent: &str) -> Result<Vec<PinRow>> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {PIN_COLS} FROM pins JOIN pairings ON pairings.id = pins.pairing_id
-             WHERE pairings.agent = ?1 AND pairings.status = 'active' ORDER BY pins.pinned_at DESC"
-        ))?;
-        let rows = stmt.query_map([agent], pin_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// A reading the agent may read: the pin of one of its active pairings.
-    pub fn agent_reading(&self, agent: &str, reading_id: &str) -> Result<Option<PinRow>> {
+    /// The agent's latest pin through its active pairings (without its reading).
+    pub fn latest_pin(&self, agent: &str) -> Result<Option<PinRow>> {
         Ok(self
-            .conn()
-            .query_row(
-                &format!(
-                    "SELECT {PIN_COLS} FROM pins JOIN pairings ON pairings.id = pins.pairing_id
-                     WHERE pairings.agent = ?1 AND pairings.status = 'active' AND pins.reading_id = ?2"
-                ),
-                [agent, reading_id],
-                pin_from_row,
-            )
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PIN_COLS} FROM pins JOIN pairings ON pairings.id = pins.pairing_id
+                 WHERE pairings.agent = ?1 AND pairings.status = 'active'
+                 ORDER BY pins.pinned_at DESC LIMIT 1"
+            ))?
+            .query_row([agent], pin_from_row)
             .optional()?)
     }
 
-    /// Marks a reading's pin seen (the first time only).
-    pub fn mark_seen(&self, reading_id: &str, now: &str) -> Result<()> {
-        self.conn().execute(
-            "UPDATE pins SET seen_at = ?2 WHERE reading_id = ?1 AND seen_at IS NULL",
-            [reading_id, now],
-        )?;
-        Ok(())
+    /// A reading the agent may read, with its pin: the pin of one of its active pairings.
+    pub fn agent_reading(&self, agent: &str, reading_id: &str) -> Result<Option<(PinRow, String)>> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PIN_COLS}, pins.reading_json FROM pins JOIN pairings ON pairings.id = pins.pairing_id
+                 WHERE pairings.agent = ?1 AND pairings.status = 'active' AND pins.reading_id = ?2"
+            ))?
+            .query_row([agent, reading_id], |r| Ok((pin_from_row(r)?, r.get(5)?)))
+            .optional()?)
+    }
+
+    /// Marks a reading's pin seen (the first time only). `true` when it was unread.
+    pub fn mark_seen(&self, reading_id: &str, now: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "UPDATE pins SET seen_at = ?2 WHERE reading_id = ?1 AND seen_at IS NULL",
+            )?
+            .execute([reading_id, now])?
+            > 0)
+    }
+}
+
+type Job = Box<dyn FnOnce(&Store) + Send>;
+
+/// The running hub's handle on the database: jobs go to the one thread that owns the [`Store`], and
+/// their answers come back over a oneshot channel. Cloning it is cheap; the thread ends when the last
+/// handle is dropped.
+#[derive(Clone)]
+pub struct Db {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Db {
+    /// Moves `store` to its own thread.
+    pub fn spawn(store: Store) -> Self {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("apc-hub-db".into())
+            .spawn(move || {
+                while let Ok(job) = queue.recv() {
+                    // A panicking job drops its answer (the caller sees `Closed`), not the thread.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&store)));
+                }
+            })
+            .expect("the database thread starts");
+        Self { jobs }
+    }
+
+    /// Runs `f` on the database thread and returns its answer.
+    pub async fn run<R, F>(&self, f: F) -> Result<R>
+    where
+        R: Send + 'static,
+        F: FnOnce(&Store) -> Result<R> + Send + 'static,
+    {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move |store| {
+                let _ = answer.send(f(store));
+            }))
+            .map_err(|_| StoreError::Closed)?;
+        answered.await.map_err(|_| StoreError::Closed)?
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_data_dir_and_every_file_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let parent = tempfile::tempdir().unwrap();
+        let dir = parent.path().join("data");
+        // An older hub's data dir, world-readable, with a world-readable database.
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        drop(Store::open(&dir).unwrap());
+        std::fs::set_permissions(
+            dir.join("hub.sqlite3"),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        let s = Store::open(&dir).unwrap();
+        let a = s.add_agent("a", "t0").unwrap();
+        let p = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g"), "t1", None)
+            .unwrap();
+        let pin = PinRow {
+            pairing_id: p.id,
+            reading_id: "rd_x".into(),
+            app_url: "https://x.example".into(),
+            pinned_at: "t2".into(),
+            seen_at: None,
+        };
+        s.set_pin(&pin, "{}").unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(
+            files.iter().any(|f| f.ends_with("hub.sqlite3-wal")),
+            "{files:?}"
+        );
+        assert!(
+            files.iter().any(|f| f.ends_with("hub.sqlite3-shm")),
+            "{files:?}"
+        );
+        for file in &files {
+            assert_eq!(mode(file), 0o600, "{}", file.display());
+        }
+    }
+
+    #[test]
+    fn a_pin_made_with_its_pairing_is_one_transaction() {
+        let (_d, s) = store();
+        let a = s.add_agent("a", "t0").unwrap();
+        let pin = PinRow {
+            pairing_id: String::new(),
+            reading_id: "rd_first".into(),
+            app_url: "https://x.example".into(),
+            pinned_at: "t1".into(),
+            seen_at: None,
+        };
+        let p = s
+            .create_pairing(
+                &a.handle,
+                "page",
+                &secrets::hash("g"),
+                "t1",
+                Some((&pin, "{\"r\":1}")),
+            )
+            .unwrap();
+        let (stored, json) = s.agent_reading(&a.handle, "rd_first").unwrap().unwrap();
+        assert_eq!(stored.pairing_id, p.id);
+        assert_eq!(json, "{\"r\":1}");
+        assert_eq!(
+            s.latest_pin(&a.handle).unwrap().unwrap().reading_id,
+            "rd_first"
+        );
+        // A failing pin (its reading id taken) leaves no pairing behind.
+        let b = s.add_agent("b", "t0").unwrap();
+        assert!(s
+            .create_pairing(
+                &b.handle,
+                "page",
+                &secrets::hash("g2"),
+                "t2",
+                Some((&pin, "{}"))
+            )
+            .is_err());
+        assert!(s.active_pairing(&b.handle, "page").unwrap().is_none());
+        assert!(s.pairing_by_grant("g2").unwrap().is_none());
+    }
+
+    #[test]
+    fn the_dock_lists_every_agents_latest_pairing_per_app_in_one_query() {
+        let (_d, s) = store();
+        let a = s.add_agent("a", "t0").unwrap();
+        let b = s.add_agent("b", "t0").unwrap();
+        let old = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1", None)
+            .unwrap();
+        s.revoke_pairing(&old.id, "t2").unwrap();
+        let new = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3", None)
+            .unwrap();
+        let pb = s
+            .create_pairing(&b.handle, "page", &secrets::hash("g3"), "t3", None)
+            .unwrap();
+        s.set_pin(
+            &PinRow {
+                pairing_id: pb.id.clone(),
+                reading_id: "rd_b".into(),
+                app_url: "https://b.example".into(),
+                pinned_at: "t4".into(),
+                seen_at: None,
+            },
+            "{}",
+        )
+        .unwrap();
+        let list = s.dock_pairings().unwrap();
+        let ids: Vec<_> = list.iter().map(|d| d.pairing.id.as_str()).collect();
+        assert_eq!(ids.len(), 2, "{ids:?}");
+        assert!(ids.contains(&new.id.as_str()) && ids.contains(&pb.id.as_str()));
+        let of_b = list.iter().find(|d| d.pairing.id == pb.id).unwrap();
+        assert_eq!(of_b.pin.as_ref().unwrap().reading_id, "rd_b");
+        assert!(list
+            .iter()
+            .find(|d| d.pairing.id == new.id)
+            .unwrap()
+            .pin
+            .is_none());
+    }
 
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -513,33 +754,36 @@ mod tests {
         let (_d, s) = store();
         let a = s.add_agent("a", "t0").unwrap();
         let p1 = s
-            .create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1")
+            .create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1", None)
             .unwrap();
         let pin = PinRow {
             pairing_id: p1.id.clone(),
             reading_id: "rd_1".into(),
-            reading_json: "{}".into(),
             app_url: "https://x.example/".into(),
             pinned_at: "t2".into(),
             seen_at: None,
         };
-        s.set_pin(&pin).unwrap();
+        s.set_pin(&pin, "{}").unwrap();
         assert_eq!(
             s.agent_reading(&a.handle, "rd_1")
                 .unwrap()
                 .unwrap()
+                .0
                 .reading_id,
             "rd_1"
         );
         let p2 = s
-            .create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3")
+            .create_pairing(&a.handle, "page", &secrets::hash("g2"), "t3", None)
             .unwrap();
         assert!(s.pairing_by_grant("g1").unwrap().is_none());
         assert!(s.agent_reading(&a.handle, "rd_1").unwrap().is_none());
-        s.set_pin(&PinRow {
-            pairing_id: p2.id.clone(),
-            ..pin
-        })
+        s.set_pin(
+            &PinRow {
+                pairing_id: p2.id.clone(),
+                ..pin
+            },
+            "{}",
+        )
         .unwrap();
         assert!(s.revoke_pairing(&p2.id, "t4").unwrap());
         let revoked = s.pairing_by_grant("g2").unwrap().unwrap();

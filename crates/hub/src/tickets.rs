@@ -1,5 +1,10 @@
-//! Pairing tickets: minted only by the dock page, single use, five minutes at most, each for one
-//! agent. Kept in memory: a restart retires them, which costs the person one more drag at most.
+//! Tickets: minted only for the dock page's own script (on demand, never per page view), single use,
+//! five minutes at most, each for one agent. A ticket opens one pairing (`POST {page.pair}`) or one
+//! drop's pin (`PUT {page.pin}`), and is spent with it. Kept in memory: a restart retires them, which
+//! costs the person one more drag at most.
+//!
+//! Each agent holds at most [`LIVE_PER_AGENT`] live tickets: minting past it retires that agent's
+//! oldest, so a flood of mints for one agent cannot evict another agent's ticket.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -13,8 +18,11 @@ use crate::secrets;
 /// How long a spent or expired ticket is remembered, so that it answers "used" or "expired" rather
 /// than "unknown".
 const REMEMBER: Duration = Duration::from_secs(3600);
-/// The most tickets held at once; past it the oldest are dropped.
-const MAX_TICKETS: usize = 10_000;
+/// The most live (fresh, unexpired) tickets one agent holds; minting past it retires its oldest.
+pub const LIVE_PER_AGENT: usize = 16;
+/// The most spent or expired tickets remembered (to answer "used"/"expired"); past it the oldest of
+/// those are forgotten. Live tickets never count against it.
+const MAX_REMEMBERED: usize = 10_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -54,6 +62,11 @@ impl Tickets {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// How many tickets the hub holds (live, spent and expired ones it still remembers).
+    pub fn held(&self) -> usize {
+        self.map().len()
+    }
+
     pub fn ttl(&self) -> Duration {
         self.ttl
     }
@@ -62,12 +75,32 @@ impl Tickets {
     pub fn mint(&self, agent: &str) -> String {
         let mut map = self.map();
         let now = Instant::now();
-        map.retain(|_, t| now.duration_since(t.minted) < self.ttl + REMEMBER);
-        if map.len() >= MAX_TICKETS {
-            let mut by_age: Vec<(String, Instant)> =
-                map.iter().map(|(k, t)| (k.clone(), t.minted)).collect();
-            by_age.sort_by_key(|(_, minted)| *minted);
-            for (key, _) in by_age.into_iter().take(map.len() + 1 - MAX_TICKETS) {
+        let ttl = self.ttl;
+        map.retain(|_, t| now.duration_since(t.minted) < ttl + REMEMBER);
+        let live = |t: &Ticket| t.state != State::Used && now.duration_since(t.minted) < ttl;
+        // This agent's live tickets, oldest first: past the cap the oldest are retired.
+        let mut mine: Vec<(String, Instant)> = map
+            .iter()
+            .filter(|(_, t)| t.agent == agent && t.state == State::Fresh && live(t))
+            .map(|(k, t)| (k.clone(), t.minted))
+            .collect();
+        if mine.len() >= LIVE_PER_AGENT {
+            mine.sort_by_key(|(_, minted)| *minted);
+            let excess = mine.len() + 1 - LIVE_PER_AGENT;
+            for (key, _) in mine.into_iter().take(excess) {
+                map.remove(&key);
+            }
+        }
+        let remembered: Vec<(String, Instant)> = map
+            .iter()
+            .filter(|(_, t)| !live(t))
+            .map(|(k, t)| (k.clone(), t.minted))
+            .collect();
+        if remembered.len() >= MAX_REMEMBERED {
+            let mut remembered = remembered;
+            remembered.sort_by_key(|(_, minted)| *minted);
+            let excess = remembered.len() + 1 - MAX_REMEMBERED;
+            for (key, _) in remembered.into_iter().take(excess) {
                 map.remove(&key);
             }
         }
@@ -108,10 +141,8 @@ impl Tickets {
                 PageLinkError::TicketExpired,
                 "This ticket expired (tickets live five minutes). Drag the agent again.",
             )),
-            State::Fresh if entry.agent != agent => Err(HubError::page(
-                PageLinkError::InvalidRequest,
-                "This ticket was made for another agent.",
-            )),
+            // Another agent's ticket is refused as unknown: it opens nothing for this agent.
+            State::Fresh if entry.agent != agent => Err(unknown()),
             State::Fresh => {
                 entry.state = State::InProgress;
                 Ok(ticket)
@@ -184,7 +215,7 @@ mod tests {
         let code = secrets::ticket_code(&t).to_lowercase();
         assert_eq!(
             code_of(tickets.begin(&t, "ag_2").unwrap_err()),
-            "invalid_request"
+            "ticket_unknown"
         );
         let held = tickets.begin(&code, "ag_1").unwrap();
         assert_eq!(
@@ -208,6 +239,24 @@ mod tests {
             code_of(tickets.begin("nonsense!", "ag_1").unwrap_err()),
             "ticket_unknown"
         );
+    }
+
+    #[test]
+    fn one_agents_flood_evicts_none_of_another_agents_tickets() {
+        let tickets = Tickets::default();
+        let theirs = tickets.mint("ag_person");
+        let mut flood = Vec::new();
+        for _ in 0..20_000 {
+            flood.push(tickets.mint("ag_flood"));
+        }
+        assert_eq!(tickets.peek(&theirs).unwrap().0, "ag_person");
+        // The flooding agent keeps only its newest few.
+        let live = flood.iter().filter(|t| tickets.peek(t).is_ok()).count();
+        assert_eq!(live, LIVE_PER_AGENT);
+        assert!(tickets.peek(flood.last().unwrap()).is_ok());
+        assert!(tickets.map().len() <= LIVE_PER_AGENT + 1);
+        let held = tickets.begin(&theirs, "ag_person").unwrap();
+        tickets.finish(&held, true);
     }
 
     #[test]

@@ -6,8 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use apc_hub::server::Limits;
 use apc_hub::state::now;
-use apc_hub::store::Store;
+use apc_hub::store::{Db, Store};
 use apc_hub::{router, server, Hub};
 use reqwest::StatusCode;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -22,6 +23,7 @@ struct TestHub {
     origin: String,
     task: tokio::task::JoinHandle<()>,
     http: reqwest::Client,
+    hub: Arc<Hub>,
 }
 
 impl Drop for TestHub {
@@ -31,6 +33,11 @@ impl Drop for TestHub {
 }
 
 async fn start(dir: &Path) -> TestHub {
+    start_with(dir, Limits::default(), |_| {}).await
+}
+
+/// A hub on a free loopback port, served as the binary serves it (`server::serve_on`).
+async fn start_with(dir: &Path, limits: Limits, configure: impl FnOnce(&mut Hub)) -> TestHub {
     let store = Store::open(dir).unwrap();
     store
         .ensure_default_agent(server::DEFAULT_AGENT, &now())
@@ -38,14 +45,18 @@ async fn start(dir: &Path) -> TestHub {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = server::origin_of_addr(listener.local_addr().unwrap());
     store.set_meta(server::META_ORIGIN, &origin).unwrap();
-    let hub = Arc::new(Hub::new(store, origin.clone(), vec![]));
+    let mut hub = Hub::new(Db::spawn(store), origin.clone(), vec![]);
+    configure(&mut hub);
+    let hub = Arc::new(hub);
+    let app = router(hub.clone());
     let task = tokio::spawn(async move {
-        axum::serve(listener, router(hub)).await.unwrap();
+        server::serve_on(listener, app, limits, std::future::pending()).await;
     });
     TestHub {
         origin,
         task,
         http: reqwest::Client::new(),
+        hub,
     }
 }
 
@@ -73,16 +84,23 @@ impl TestHub {
             let at = html.find("name=\"csrf-token\"").unwrap();
             attr(&html[at..], "content")
         };
-        let mark = &html[html.find("class=\"agent-mark\"").unwrap()..];
+        let mark = &html[html.find("class=\"agent-mark").unwrap()..];
         let url_at = html.find("class=\"mcp-url\">").unwrap() + "class=\"mcp-url\">".len();
-        Dock {
+        let mut dock = Dock {
             csrf,
             agent: attr(mark, "data-agent"),
-            ticket: attr(mark, "data-ticket"),
+            ticket: String::new(),
             hub: attr(mark, "data-hub"),
             mcp_url: html[url_at..url_at + html[url_at..].find('<').unwrap()].to_owned(),
             html: html.clone(),
-        }
+        };
+        // The dock page carries no ticket: its script mints one when the person reaches for a mark.
+        assert!(!html.contains("data-ticket"));
+        dock.ticket = self.mint_ticket(&dock).await["ticket"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        dock
     }
 
     async fn mint_ticket(&self, dock: &Dock) -> Value {
@@ -90,6 +108,7 @@ impl TestHub {
             .http
             .post(self.url("/dock/tickets"))
             .header("origin", &self.origin)
+            .header("sec-fetch-site", "same-origin")
             .header("x-csrf-token", &dock.csrf)
             .json(&json!({ "agent": dock.agent }))
             .send()
@@ -97,6 +116,25 @@ impl TestHub {
             .unwrap();
         assert_eq!(res.status(), StatusCode::CREATED);
         res.json().await.unwrap()
+    }
+
+    /// A ticket the dock's script would mint for `agent`.
+    async fn ticket_for(&self, dock: &Dock, agent: &str) -> String {
+        let res = self
+            .http
+            .post(self.url("/dock/tickets"))
+            .header("origin", &self.origin)
+            .header("sec-fetch-site", "same-origin")
+            .header("x-csrf-token", &dock.csrf)
+            .json(&json!({ "agent": agent }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED);
+        res.json::<Value>().await.unwrap()["ticket"]
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     async fn pair(&self, ticket: &str, agent: &str) -> (StatusCode, Value) {
@@ -130,14 +168,25 @@ impl TestHub {
         (res.status(), res.json().await.unwrap_or(Value::Null))
     }
 
+    /// A pin by selection (no ticket).
     async fn pin(&self, grant: &str, text: &str) -> (StatusCode, Value) {
         self.grant_call(
             reqwest::Method::PUT,
             "/page/pin",
             grant,
-            Some(reading(text)),
+            Some(json!({ "reading": reading(text) })),
         )
         .await
+    }
+
+    /// A drop's pin, with its drag's ticket (or none).
+    async fn pin_drop(&self, grant: &str, text: &str, ticket: Option<&str>) -> (StatusCode, Value) {
+        let mut body = json!({ "reading": drop_reading(text) });
+        if let Some(ticket) = ticket {
+            body["ticket"] = json!(ticket);
+        }
+        self.grant_call(reqwest::Method::PUT, "/page/pin", grant, Some(body))
+            .await
     }
 
     async fn revoke(&self, dock: &Dock, pairing: &str) -> StatusCode {
@@ -162,14 +211,22 @@ struct Dock {
     html: String,
 }
 
+/// A reading pointed by selection (the context menu, the command, the popup).
 fn reading(text: &str) -> Value {
     json!({
         "url": "https://example.com/article",
         "title": "An article",
-        "pointed": { "text": text, "how": "drop", "targets": [] },
+        "pointed": { "text": text, "how": "selection", "targets": [] },
         "context": { "headings": ["Intro"], "before": "", "after": "" },
         "made_at": "2026-11-29T00:00:00.000Z"
     })
+}
+
+/// A reading pointed by a drop of an agent's mark.
+fn drop_reading(text: &str) -> Value {
+    let mut r = reading(text);
+    r["pointed"]["how"] = json!("drop");
+    r
 }
 
 async fn agent(url: &str) -> RunningService<RoleClient, ()> {
@@ -278,7 +335,10 @@ async fn the_agent_loop_over_http() {
     assert_eq!(focus["kind"], "page_reading");
     assert_eq!(focus["part"], Value::Null);
     assert_eq!(focus["app"]["id"], "page");
-    assert_eq!(focus["app_url"], "https://example.com/article");
+    assert_eq!(
+        focus["app_url"], "https://example.com",
+        "the page's origin only"
+    );
     assert_eq!(focus["next"], "page__get_reading");
     assert_eq!(focus["next_args"], json!({ "id": id }));
     assert!(
@@ -678,4 +738,678 @@ async fn a_restart_keeps_agents_pairings_and_pins() {
     let (_, read) = call(&client, "page__get_reading", json!({ "id": pin_id })).await;
     assert_eq!(read["reading"]["pointed"]["text"], "Kept");
     client.cancel().await.ok();
+}
+
+/// A paired hub: the dock, an agent client and the pairing's grant.
+async fn paired(hub: &TestHub) -> (Dock, RunningService<RoleClient, ()>, String) {
+    let dock = hub.dock().await;
+    let (status, paired) = hub.pair(&dock.ticket, &dock.agent).await;
+    assert_eq!(status, StatusCode::CREATED, "{paired}");
+    let grant = paired["pairing"]["grant"].as_str().unwrap().to_owned();
+    let client = agent(&dock.mcp_url).await;
+    (dock, client, grant)
+}
+
+async fn wait_until_waiting(hub: &TestHub, agent: &str, n: usize) {
+    for _ in 0..500 {
+        if hub.hub.pin_waiters(agent) >= n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{n} waits never started");
+}
+
+#[tokio::test]
+async fn wait_for_focus_returns_an_unread_pin_at_once_and_never_misses_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let (dock, client, grant) = paired(&hub).await;
+
+    // A pin made before the wait (while the agent was answering the person) is returned at once.
+    let (_, pinned) = hub.pin(&grant, "Before the wait").await;
+    let before = pinned["focus"]["id"].clone();
+    let (_, got) = call(&client, "wait_for_focus", json!({ "timeout_s": 3 })).await;
+    assert_eq!(got["timed_out"], false, "{got}");
+    assert_eq!(got["focus"]["id"], before);
+    // Returned once: it is seen now, so the next wait waits.
+    let (_, next) = call(&client, "wait_for_focus", json!({ "timeout_s": 1 })).await;
+    assert_eq!(next["timed_out"], true, "{next}");
+
+    // Two pins in a row: the wait returns the latest, once.
+    hub.pin(&grant, "First of two").await;
+    let (_, second) = hub.pin(&grant, "Second of two").await;
+    let (_, got) = call(&client, "wait_for_focus", json!({ "timeout_s": 3 })).await;
+    assert_eq!(got["focus"]["id"], second["focus"]["id"]);
+    let (_, next) = call(&client, "wait_for_focus", json!({ "timeout_s": 1 })).await;
+    assert_eq!(next["timed_out"], true);
+
+    // The agent's read marks a pin seen: the next wait blocks.
+    let (_, third) = hub.pin(&grant, "Read directly").await;
+    let id = third["focus"]["id"].as_str().unwrap();
+    let (_, read) = call(&client, "page__get_reading", json!({ "id": id })).await;
+    assert_eq!(read["reading"]["pointed"]["text"], "Read directly");
+    let (_, next) = call(&client, "wait_for_focus", json!({ "timeout_s": 1 })).await;
+    assert_eq!(next["timed_out"], true);
+
+    // A pin made while a wait is starting (before, during or after it subscribes) is never missed.
+    for round in 0..25 {
+        let wait = {
+            let client = client.clone();
+            tokio::spawn(
+                async move { call(&client, "wait_for_focus", json!({ "timeout_s": 5 })).await },
+            )
+        };
+        if round % 2 == 0 {
+            wait_until_waiting(&hub, &dock.agent, 1).await;
+        }
+        let (_, pinned) = hub.pin(&grant, &format!("Round {round}")).await;
+        let (_, got) = wait.await.unwrap();
+        assert_eq!(got["timed_out"], false, "round {round}: {got}");
+        assert_eq!(got["focus"]["id"], pinned["focus"]["id"], "round {round}");
+    }
+    client.cancel().await.ok();
+}
+
+#[tokio::test]
+async fn a_pin_reaches_every_waiting_session_of_its_agent_and_is_marked_seen_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let (dock, first, grant) = paired(&hub).await;
+    let mut sessions = vec![first];
+    for _ in 0..19 {
+        sessions.push(agent(&dock.mcp_url).await);
+    }
+    let waits: Vec<_> = sessions
+        .iter()
+        .map(|s| {
+            let s = s.peer().clone();
+            tokio::spawn(
+                async move { call(&s, "wait_for_focus", json!({ "timeout_s": 20 })).await },
+            )
+        })
+        .collect();
+    wait_until_waiting(&hub, &dock.agent, sessions.len()).await;
+    let (_, pinned) = hub.pin(&grant, "For every session").await;
+    for wait in waits {
+        let (_, got) = wait.await.unwrap();
+        assert_eq!(got["focus"]["id"], pinned["focus"]["id"], "{got}");
+    }
+    let (_, state) = hub
+        .grant_call(reqwest::Method::GET, "/page/grant", &grant, None)
+        .await;
+    assert!(state["pin"]["seen_at"].is_string(), "{state}");
+    // Seen: a new wait in any session blocks.
+    let (_, next) = call(&sessions[7], "wait_for_focus", json!({ "timeout_s": 1 })).await;
+    assert_eq!(next["timed_out"], true);
+    for s in sessions {
+        s.cancel().await.ok();
+    }
+}
+
+#[tokio::test]
+async fn a_drop_pins_only_with_a_fresh_ticket_of_its_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let (dock, client, grant) = paired(&hub).await;
+
+    // No ticket: refused; a selection needs none.
+    let (status, body) = hub.pin_drop(&grant, "x", None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("ticket_required"))
+    );
+    assert_eq!(hub.pin(&grant, "selected").await.0, StatusCode::OK);
+    // A ticket the hub never minted, or the pairing's own (spent) ticket: refused.
+    let (status, body) = hub
+        .pin_drop(&grant, "x", Some("ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ"))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("ticket_unknown"))
+    );
+    let (status, body) = hub.pin_drop(&grant, "x", Some(&dock.ticket)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::GONE, Some("ticket_used"))
+    );
+    // Another agent's ticket opens nothing for this one.
+    let other = hub
+        .hub
+        .db
+        .run(|s| s.add_agent("other", &now()))
+        .await
+        .unwrap();
+    let theirs = hub.ticket_for(&dock, &other.handle).await;
+    let (status, body) = hub.pin_drop(&grant, "x", Some(&theirs)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("ticket_unknown"))
+    );
+    // A fresh ticket of this agent pins, once: a replay of the same drag pins nothing.
+    let fresh = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = hub.pin_drop(&grant, "Dropped", Some(&fresh)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let dropped = body["focus"]["id"].clone();
+    let (status, body) = hub.pin_drop(&grant, "Replayed", Some(&fresh)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::GONE, Some("ticket_used"))
+    );
+    let (_, state) = hub
+        .grant_call(reqwest::Method::GET, "/page/grant", &grant, None)
+        .await;
+    assert_eq!(state["pin"]["id"], dropped);
+    // A refused pin spends nothing: the same ticket still pins after an invalid reading.
+    let fresh = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut bad = drop_reading("x");
+    bad["url"] = json!("javascript:alert(1)");
+    let (status, _) = hub
+        .grant_call(
+            reqwest::Method::PUT,
+            "/page/pin",
+            &grant,
+            Some(json!({ "reading": bad, "ticket": fresh })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        hub.pin_drop(&grant, "y", Some(&fresh)).await.0,
+        StatusCode::OK
+    );
+    // The ticket's agent is checked against the pairing's even when the other agent's pairing
+    // exists: its grant cannot use this agent's ticket either.
+    let mine = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (_, their_pairing) = hub
+        .pair(&hub.ticket_for(&dock, &other.handle).await, &other.handle)
+        .await;
+    let their_grant = their_pairing["pairing"]["grant"].as_str().unwrap();
+    let (status, body) = hub.pin_drop(their_grant, "x", Some(&mine)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("ticket_unknown"))
+    );
+    client.cancel().await.ok();
+}
+
+#[tokio::test]
+async fn an_expired_ticket_pins_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start_with(dir.path(), Limits::default(), |hub| {
+        hub.tickets = apc_hub::tickets::Tickets::new(Duration::from_millis(300));
+    })
+    .await;
+    let (dock, _client, grant) = paired(&hub).await;
+    let ticket = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (status, body) = hub.pin_drop(&grant, "x", Some(&ticket)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::GONE, Some("ticket_expired"))
+    );
+}
+
+#[tokio::test]
+async fn a_pairing_allowed_from_a_drop_pins_in_the_same_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let dock = hub.dock().await;
+    let client = agent(&dock.mcp_url).await;
+    let wait = {
+        let client = client.clone();
+        tokio::spawn(
+            async move { call(&client, "wait_for_focus", json!({ "timeout_s": 10 })).await },
+        )
+    };
+    let res = hub
+        .http
+        .post(hub.url("/page/pair"))
+        .header("origin", EXT)
+        .json(&json!({ "ticket": dock.ticket, "agent": dock.agent, "reading": drop_reading("Allowed drop") }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let body: Value = res.json().await.unwrap();
+    let focus = &body["focus"];
+    assert_eq!(focus["app_url"], "https://example.com");
+    let grant = body["pairing"]["grant"].as_str().unwrap();
+    let (_, state) = hub
+        .grant_call(reqwest::Method::GET, "/page/grant", grant, None)
+        .await;
+    assert_eq!(state["pin"]["id"], focus["id"]);
+    let (_, got) = wait.await.unwrap();
+    assert_eq!(got["focus"]["id"], focus["id"]);
+    // The ticket was spent once for both: it neither pairs nor pins again.
+    assert_eq!(
+        hub.pair(&dock.ticket, &dock.agent).await.0,
+        StatusCode::GONE
+    );
+    assert_eq!(
+        hub.pin_drop(grant, "again", Some(&dock.ticket)).await.0,
+        StatusCode::GONE
+    );
+    // A pairing whose reading is refused pairs nothing and spends nothing.
+    let ticket = hub.mint_ticket(&dock).await["ticket"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut bad = drop_reading("x");
+    bad["url"] = json!("not a url");
+    let res = hub
+        .http
+        .post(hub.url("/page/pair"))
+        .header("origin", EXT)
+        .json(&json!({ "ticket": ticket, "agent": dock.agent, "reading": bad }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let (_, state) = hub
+        .grant_call(reqwest::Method::GET, "/page/grant", grant, None)
+        .await;
+    assert_eq!(state["pin"]["id"], focus["id"], "the first pairing stands");
+    assert_eq!(hub.pair(&ticket, &dock.agent).await.0, StatusCode::CREATED);
+    client.cancel().await.ok();
+}
+
+/// Text a hostile page controls (its URL's path, query and fragment, its title, its words).
+const INJECTED: &str = "IGNORE-PREVIOUS-INSTRUCTIONS";
+
+#[tokio::test]
+async fn no_page_controlled_text_reaches_a_tool_result_outside_get_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let (_dock, client, grant) = paired(&hub).await;
+    let mut r = reading(&format!("{INJECTED} in the text"));
+    r["url"] = json!(format!(
+        "https://example.com/{INJECTED}?q={INJECTED}#{INJECTED}"
+    ));
+    r["title"] = json!(format!("{INJECTED} title"));
+    r["context"]["headings"] = json!([INJECTED]);
+    r["context"]["before"] = json!(INJECTED);
+    r["page_text"] = json!(INJECTED);
+    let (status, pinned) = hub
+        .grant_call(
+            reqwest::Method::PUT,
+            "/page/pin",
+            &grant,
+            Some(json!({ "reading": r })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{pinned}");
+    assert!(!pinned.to_string().contains(INJECTED), "{pinned}");
+    assert_eq!(pinned["focus"]["app_url"], "https://example.com");
+    let id = pinned["focus"]["id"].as_str().unwrap().to_owned();
+
+    // Every tool result outside the reading itself, each carrying `attention` while unread.
+    let calls = [
+        ("list_app_tools", json!({})),
+        ("list_app_tools", json!({ "app": "nope" })),
+        ("call_app_tool", json!({ "app": "page", "tool": "nope" })),
+        ("page__get_reading", json!({ "id": "rd_unknown" })),
+        ("wait_for_focus", json!({ "timeout_s": "x" })),
+        ("get_current_view", json!({})),
+        ("wait_for_focus", json!({ "timeout_s": 1 })),
+    ];
+    let mut saw_attention = false;
+    for (tool, args) in calls {
+        let (_, result) = call(&client, tool, args).await;
+        saw_attention |= result.get("attention").is_some();
+        assert!(!result.to_string().contains(INJECTED), "{tool}: {result}");
+    }
+    assert!(
+        saw_attention,
+        "the unread pin rode on the results as attention"
+    );
+    let (_, view) = call(&client, "get_current_view", json!({})).await;
+    assert_eq!(view["focus"]["id"], id);
+
+    // The page's words reach the agent only inside the reading, marked untrusted.
+    let (_, read) = call(&client, "page__get_reading", json!({ "id": id })).await;
+    assert_eq!(read["untrusted"], true);
+    assert!(read["reading"].to_string().contains(INJECTED));
+    let mut outside = read.as_object().unwrap().clone();
+    outside.remove("reading");
+    assert!(!Value::Object(outside).to_string().contains(INJECTED));
+    client.cancel().await.ok();
+}
+
+#[tokio::test]
+async fn get_mints_nothing_and_only_the_docks_own_script_mints() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let dock = hub.dock().await;
+    let held = hub.hub.tickets.held();
+    // A page's no-cors loop of GETs (and the dock page's views) mint nothing.
+    for _ in 0..200 {
+        let res = hub
+            .http
+            .get(hub.url("/"))
+            .header("sec-fetch-site", "cross-site")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    assert_eq!(hub.hub.tickets.held(), held);
+
+    let mint = |origin: Option<&str>, site: Option<&str>, csrf: Option<&str>| {
+        let mut req = hub
+            .http
+            .post(hub.url("/dock/tickets"))
+            .json(&json!({ "agent": dock.agent }));
+        if let Some(o) = origin {
+            req = req.header("origin", o);
+        }
+        if let Some(s) = site {
+            req = req.header("sec-fetch-site", s);
+        }
+        if let Some(c) = csrf {
+            req = req.header("x-csrf-token", c);
+        }
+        req.send()
+    };
+    let own = hub.origin.as_str();
+    let csrf = Some(dock.csrf.as_str());
+    for (origin, site, token) in [
+        (None, Some("same-origin"), csrf),
+        (Some("http://evil.example"), Some("same-origin"), csrf),
+        (Some(own), None, csrf),
+        (Some(own), Some("cross-site"), csrf),
+        (Some(own), Some("same-site"), csrf),
+        (Some(own), Some("same-origin"), None),
+        (Some(own), Some("same-origin"), Some("wrong")),
+    ] {
+        let res = mint(origin, site, token).await.unwrap();
+        assert_eq!(
+            res.status(),
+            StatusCode::FORBIDDEN,
+            "{origin:?} {site:?} {token:?}"
+        );
+        assert_eq!(res.json::<Value>().await.unwrap()["error"], "csrf_refused");
+    }
+    assert_eq!(hub.hub.tickets.held(), held);
+    assert_eq!(
+        mint(Some(own), Some("same-origin"), csrf)
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        mint(Some(own), Some("none"), csrf).await.unwrap().status(),
+        StatusCode::CREATED
+    );
+
+    // One agent's flood of mints evicts none of another agent's tickets.
+    let other = hub
+        .hub
+        .db
+        .run(|s| s.add_agent("other", &now()))
+        .await
+        .unwrap();
+    let theirs = hub.ticket_for(&dock, &other.handle).await;
+    for _ in 0..300 {
+        hub.mint_ticket(&dock).await;
+    }
+    assert_eq!(
+        hub.pair(&theirs, &other.handle).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        hub.pair(&dock.ticket, &dock.agent).await.0,
+        StatusCode::NOT_FOUND,
+        "its own oldest ticket was retired"
+    );
+}
+
+/// A raw TCP connection to the hub.
+async fn raw(hub: &TestHub) -> tokio::net::TcpStream {
+    tokio::net::TcpStream::connect(hub.origin.trim_start_matches("http://"))
+        .await
+        .unwrap()
+}
+
+/// Reads until the hub closes the connection (or 10 s pass): what it sent.
+async fn read_to_close(stream: &mut tokio::net::TcpStream) -> Option<String> {
+    use tokio::io::AsyncReadExt;
+    let mut out = Vec::new();
+    match tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut out)).await {
+        Ok(_) => Some(String::from_utf8_lossy(&out).into_owned()),
+        Err(_) => None,
+    }
+}
+
+#[tokio::test]
+async fn half_sent_and_idle_connections_are_closed_and_connections_are_capped() {
+    use tokio::io::AsyncWriteExt;
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        header_read_timeout: Duration::from_millis(500),
+        max_connections: 4,
+    };
+    let hub = start_with(dir.path(), limits, |_| {}).await;
+    // Half a request's headers: closed.
+    let mut half = raw(&hub).await;
+    half.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    assert!(
+        read_to_close(&mut half).await.is_some(),
+        "a half-sent request is not held"
+    );
+    // Nothing sent at all: closed.
+    let mut silent = raw(&hub).await;
+    assert!(
+        read_to_close(&mut silent).await.is_some(),
+        "a silent connection is not held"
+    );
+    // An idle keep-alive connection after its answer: closed.
+    let mut idle = raw(&hub).await;
+    let host = hub.origin.trim_start_matches("http://").to_owned();
+    idle.write_all(
+        format!("GET /.well-known/apc.json HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes(),
+    )
+    .await
+    .unwrap();
+    let answered = read_to_close(&mut idle).await.expect("closed after idling");
+    assert!(answered.starts_with("HTTP/1.1 200"), "{answered}");
+
+    // At the cap, a new connection waits until one closes.
+    let hub = start_with(
+        dir.path(),
+        Limits {
+            header_read_timeout: Duration::from_secs(30),
+            max_connections: 4,
+        },
+        |_| {},
+    )
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(raw(&hub).await);
+    }
+    let request = {
+        let url = hub.url("/.well-known/apc.json");
+        tokio::spawn(async move {
+            reqwest::Client::new()
+                .get(url)
+                .send()
+                .await
+                .map(|r| r.status())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !request.is_finished(),
+        "a fifth connection is not served while four are open"
+    );
+    held.pop();
+    let status = tokio::time::timeout(Duration::from_secs(10), request)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_refusal_is_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let dock = hub.dock().await;
+    let json_error = |res: reqwest::Response| async move {
+        let status = res.status();
+        let kind = res
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let text = res.text().await.unwrap();
+        let body: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|_| panic!("{status}: not JSON: {text:?} ({kind:?})"));
+        assert!(
+            body["error"].is_string() && body["message"].is_string(),
+            "{body}"
+        );
+        (status, body["error"].as_str().unwrap().to_owned())
+    };
+    // axum's body limit on the dock.
+    let res = hub
+        .http
+        .post(hub.url("/dock/revoke"))
+        .header("origin", &hub.origin)
+        .header("x-csrf-token", &dock.csrf)
+        .body(vec![b'x'; 2 * 1024 * 1024])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_error(res).await,
+        (StatusCode::PAYLOAD_TOO_LARGE, "too_large".into())
+    );
+    // rmcp's refusals: no Accept (406), a body over its cap (413), a GET with no session (400 or 405).
+    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
+    let res = hub
+        .http
+        .post(&dock.mcp_url)
+        .json(&init)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(json_error(res).await.0, StatusCode::NOT_ACCEPTABLE);
+    let res = hub
+        .http
+        .post(&dock.mcp_url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(vec![b' '; 2 * 1024 * 1024])
+        .send()
+        .await
+        .unwrap();
+    let (status, _) = json_error(res).await;
+    assert!(status.is_client_error(), "{status}");
+    let res = hub
+        .http
+        .get(&dock.mcp_url)
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    let (status, _) = json_error(res).await;
+    assert!(status.is_client_error(), "{status}");
+    let res = hub
+        .http
+        .post(&dock.mcp_url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "text/plain")
+        .body("hello")
+        .send()
+        .await
+        .unwrap();
+    let (status, _) = json_error(res).await;
+    assert!(status.is_client_error(), "{status}");
+    // A long URL.
+    let res = hub
+        .http
+        .get(hub.url(&format!("/?q={}", "a".repeat(20_000))))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        json_error(res).await,
+        (StatusCode::URI_TOO_LONG, "uri_too_long".into())
+    );
+    // What hyper refuses before the hub sees it: a URL over 64 KiB, headers over its buffer, garbage.
+    let port_host = hub.origin.trim_start_matches("http://").to_owned();
+    for (request, status, code) in [
+        (
+            format!(
+                "GET /?{} HTTP/1.1\r\nHost: {port_host}\r\n\r\n",
+                "a".repeat(70_000)
+            ),
+            "414",
+            "uri_too_long",
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\nHost: {port_host}\r\nX: {}\r\n\r\n",
+                "a".repeat(500_000)
+            ),
+            "431",
+            "headers_too_large",
+        ),
+        (
+            "NOT HTTP AT ALL\r\n\r\n".to_owned(),
+            "400",
+            "invalid_request",
+        ),
+    ] {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = raw(&hub).await;
+        let _ = stream.write_all(request.as_bytes()).await;
+        let answer = read_to_close(&mut stream)
+            .await
+            .expect("answered and closed");
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{answer}"
+        );
+        let body: Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!(body["error"], code);
+        assert!(answer
+            .to_ascii_lowercase()
+            .contains("content-type: application/json"));
+    }
+    // A Host that is no host, though it starts like loopback.
+    let port = hub.origin.rsplit(':').next().unwrap();
+    for host in [
+        format!("[::1]evil.example:{port}"),
+        format!("127.0.0.1@evil.example:{port}"),
+    ] {
+        let res = hub
+            .http
+            .get(hub.url("/"))
+            .header("host", &host)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            json_error(res).await,
+            (StatusCode::FORBIDDEN, "host_refused".into()),
+            "{host}"
+        );
+    }
 }

@@ -1,0 +1,496 @@
+//! The hub's benchmark (`scripts/bench/hub.sh` runs it): a real `apc-hub` binary on loopback, driven
+//! by raw Streamable HTTP MCP sessions (initialize, then `tools/call` answered over SSE) and by the
+//! page app's endpoints, with a bounded load. Prints one markdown section: waiters and memory, wake
+//! times, pins per second, the dock with many agents. Figures from one run; nothing here asserts.
+//!
+//! `hub_bench <apc-hub binary> [agents=1000] [sessions=1000]`
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use apc_hub::store::Store;
+use serde_json::{json, Value};
+
+const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+/// The hub's CPU time so far (user + system), in milliseconds.
+fn cpu_ms(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime is the 12th, stime the 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) * 1000.0 / USER_HZ
+}
+
+/// The unit of `/proc/<pid>/stat`'s CPU times on Linux: 100 per second.
+const USER_HZ: f64 = 100.0;
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn stats(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (
+        percentile(&v, 0.5),
+        percentile(&v, 0.95),
+        *v.last().unwrap_or(&f64::NAN),
+    )
+}
+
+struct Hub {
+    child: Child,
+    origin: String,
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(bin: &str, data: &Path) -> Hub {
+    use std::io::BufRead;
+    let mut child = Command::new(bin)
+        .args(["--listen", "127.0.0.1:0", "--log", "warn", "--data-dir"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("apc-hub starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let origin = first
+        .trim()
+        .strip_prefix("apc-hub listening on ")
+        .expect("the hub says where it listens")
+        .to_owned();
+    Hub { child, origin }
+}
+
+/// One MCP session over raw Streamable HTTP.
+struct Session {
+    http: reqwest::Client,
+    url: String,
+    id: Option<String>,
+}
+
+/// Adds the session's id, when the server gave one.
+fn with_session(req: reqwest::RequestBuilder, id: &Option<String>) -> reqwest::RequestBuilder {
+    match id {
+        Some(id) => req.header("mcp-session-id", id),
+        None => req,
+    }
+}
+
+/// The JSON-RPC result in an answer that is JSON or an SSE stream.
+async fn rpc_result(res: reqwest::Response) -> Value {
+    let mut res = res;
+    let mut buf = String::new();
+    while let Ok(Some(chunk)) = res.chunk().await {
+        buf.push_str(&String::from_utf8_lossy(&chunk));
+        for line in buf.lines() {
+            if let Some(data) = line.strip_prefix("data:") {
+                if let Ok(v) = serde_json::from_str::<Value>(data.trim()) {
+                    if v.get("result").is_some() || v.get("error").is_some() {
+                        return v;
+                    }
+                }
+            }
+        }
+        if let Ok(v) = serde_json::from_str::<Value>(&buf) {
+            return v;
+        }
+    }
+    serde_json::from_str(&buf).unwrap_or(Value::Null)
+}
+
+impl Session {
+    async fn open(http: &reqwest::Client, url: &str) -> Session {
+        let res = http
+            .post(url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}))
+            .send()
+            .await
+            .expect("initialize");
+        // A stateless server gives no session id; the calls then carry none.
+        let id = res
+            .headers()
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_owned());
+        rpc_result(res).await;
+        with_session(
+            http.post(url)
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18"),
+            &id,
+        )
+        .json(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+        .send()
+        .await
+        .expect("initialized");
+        Session {
+            http: http.clone(),
+            url: url.to_owned(),
+            id,
+        }
+    }
+
+    async fn call(&self, tool: &str, args: Value) -> Value {
+        let res = with_session(
+            self.http
+                .post(&self.url)
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18"),
+            &self.id,
+        )
+        .json(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":args}}))
+            .send()
+            .await
+            .expect("tools/call");
+        rpc_result(res).await["result"]["structuredContent"].clone()
+    }
+
+    async fn close(&self) {
+        if self.id.is_some() {
+            let _ = with_session(self.http.delete(&self.url), &self.id)
+                .send()
+                .await;
+        }
+    }
+}
+
+struct Agent {
+    mcp_url: String,
+    grant: String,
+}
+
+fn csrf(html: &str) -> String {
+    let at = html.find("name=\"csrf-token\" content=\"").unwrap() + 27;
+    html[at..at + html[at..].find('"').unwrap()].to_owned()
+}
+
+async fn pair(http: &reqwest::Client, origin: &str, csrf: &str, handle: &str) -> String {
+    let minted: Value = http
+        .post(format!("{origin}/dock/tickets"))
+        .header("origin", origin)
+        .header("sec-fetch-site", "same-origin")
+        .header("x-csrf-token", csrf)
+        .json(&json!({ "agent": handle }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let paired: Value = http
+        .post(format!("{origin}/page/pair"))
+        .header("origin", EXT)
+        .json(&json!({ "ticket": minted["ticket"], "agent": handle }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    paired["pairing"]["grant"].as_str().unwrap().to_owned()
+}
+
+fn reading(n: usize) -> Value {
+    json!({ "reading": {
+        "url": "https://example.com/a",
+        "title": "A",
+        "pointed": { "text": format!("pin {n}"), "how": "selection", "targets": [] },
+        "context": { "headings": ["H"], "before": "before ".repeat(40), "after": "after ".repeat(40) },
+        "made_at": "2026-11-29T00:00:00.000Z"
+    }})
+}
+
+async fn pin(http: &reqwest::Client, origin: &str, grant: &str, n: usize) -> bool {
+    http.put(format!("{origin}/page/pin"))
+        .header("origin", EXT)
+        .bearer_auth(grant)
+        .json(&reading(n))
+        .send()
+        .await
+        .is_ok_and(|r| r.status().is_success())
+}
+
+/// Waits until the hub's RSS stops moving (or 3 s), then reads it.
+async fn settled_rss(pid: u32) -> u64 {
+    let mut last = rss_kib(pid);
+    for _ in 0..10 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = rss_kib(pid);
+        if now.abs_diff(last) < 256 {
+            return now;
+        }
+        last = now;
+    }
+    last
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let bin = args
+        .get(1)
+        .expect("usage: hub_bench <apc-hub> [agents] [sessions]");
+    let n_agents: usize = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let n_sessions: usize = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let store = Store::open(&data).unwrap();
+        for i in 0..n_agents {
+            store
+                .add_agent(&format!("agent{i}"), "2026-11-30T00:00:00.000Z")
+                .unwrap();
+        }
+    }
+    let hub = start(bin, &data);
+    let pid = hub.child.id();
+    let origin = hub.origin.clone();
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(4096)
+        .build()
+        .unwrap();
+    let mut rows: Vec<(String, String)> = Vec::new();
+    rows.push(("Hub RSS, idle".into(), mib(settled_rss(pid).await)));
+
+    // The dock with every agent: time to serve, and its size.
+    let mut dock_ms = Vec::new();
+    let mut html = String::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        html = http
+            .get(format!("{origin}/"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        dock_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (p50, p95, _) = stats(dock_ms);
+    rows.push((
+        format!("Dock page, {n_agents} agents (GET /)"),
+        format!(
+            "p50 {p50:.1} ms, p95 {p95:.1} ms, {} KiB",
+            html.len() / 1024
+        ),
+    ));
+    let token = csrf(&html);
+
+    // Every agent paired, each with one MCP session waiting.
+    let listed = Command::new(bin)
+        .args(["agent", "list", "--json", "--data-dir"])
+        .arg(&data)
+        .args(["--listen", origin.trim_start_matches("http://")])
+        .output()
+        .unwrap();
+    let listed: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    let mut agents = Vec::new();
+    for a in listed.iter().filter(|a| a["name"] != "default") {
+        let handle = a["handle"].as_str().unwrap().to_owned();
+        let grant = pair(&http, &origin, &token, &handle).await;
+        agents.push(Arc::new(Agent {
+            mcp_url: a["mcp_url"].as_str().unwrap().to_owned(),
+            grant,
+        }));
+    }
+    let mut sessions = Vec::new();
+    for a in &agents {
+        sessions.push(Arc::new(Session::open(&http, &a.mcp_url).await));
+    }
+    rows.push((
+        format!(
+            "Hub RSS, {} agents, each with an initialized MCP client",
+            agents.len()
+        ),
+        mib(settled_rss(pid).await),
+    ));
+    let started = Instant::now();
+    let mut waits = Vec::new();
+    for s in &sessions {
+        let s = s.clone();
+        waits.push(tokio::spawn(async move {
+            let got = s.call("wait_for_focus", json!({ "timeout_s": 25 })).await;
+            (Instant::now(), got)
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    rows.push((
+        format!("Hub RSS, {} agents each waiting", agents.len()),
+        mib(rss_kib(pid)),
+    ));
+    // Wake each waiting agent in turn: the time from the pin's acknowledgement to its wait's answer.
+    let sample = agents.len().min(200);
+    let mut wake_ms = Vec::new();
+    let mut waits = waits.into_iter();
+    for (i, a) in agents.iter().take(sample).enumerate() {
+        let wait = waits.next().unwrap();
+        let t = Instant::now();
+        pin(&http, &origin, &a.grant, i).await;
+        let (answered, got) = wait.await.unwrap();
+        if got["timed_out"] == false {
+            wake_ms.push(answered.saturating_duration_since(t).as_secs_f64() * 1000.0);
+        }
+    }
+    let (p50, p95, max) = stats(wake_ms.clone());
+    rows.push((
+        format!(
+            "Wake, 1 of {} waiting agents (pin sent → wait answered)",
+            agents.len()
+        ),
+        format!(
+            "p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms ({} of {sample} woken)",
+            wake_ms.len()
+        ),
+    ));
+    let _ = started;
+    for s in &sessions {
+        s.close().await;
+    }
+    for w in waits {
+        w.abort();
+    }
+    drop(sessions);
+
+    // One agent with many sessions, all waiting: how long until each is woken by one pin.
+    let one = agents[0].clone();
+    let mut many = Vec::new();
+    for _ in 0..n_sessions {
+        many.push(Arc::new(Session::open(&http, &one.mcp_url).await));
+    }
+    let mut rounds = Vec::new();
+    let mut last_ms = Vec::new();
+    let mut fanout_cpu = Vec::new();
+    for round in 0..3 {
+        let mut waits = Vec::new();
+        for s in &many {
+            let s = s.clone();
+            waits.push(tokio::spawn(async move {
+                let got = s.call("wait_for_focus", json!({ "timeout_s": 25 })).await;
+                (Instant::now(), got)
+            }));
+        }
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let cpu_before = cpu_ms(pid);
+        let t = Instant::now();
+        pin(&http, &origin, &one.grant, 10_000 + round).await;
+        let mut times = Vec::new();
+        for w in waits {
+            let (answered, got) = w.await.unwrap();
+            if got["timed_out"] == false {
+                times.push(answered.saturating_duration_since(t).as_secs_f64() * 1000.0);
+            }
+        }
+        let (_, _, max) = stats(times.clone());
+        last_ms.push(max);
+        fanout_cpu.push(cpu_ms(pid) - cpu_before);
+        rounds.extend(times);
+    }
+    rows.push((
+        format!("Hub RSS, 1 agent with {n_sessions} clients waiting"),
+        mib(rss_kib(pid)),
+    ));
+    let woken = rounds.len();
+    let (p50, p95, _) = stats(rounds);
+    let (_, _, worst_last) = stats(last_ms);
+    rows.push((
+        format!("Wake, 1 agent's {n_sessions} waiting clients, one pin (3 rounds)"),
+        format!("p50 {p50:.1} ms, p95 {p95:.1} ms, last woken ≤ {worst_last:.1} ms ({woken} of {} woken)", 3 * n_sessions),
+    ));
+    let (cpu50, _, _) = stats(fanout_cpu);
+    rows.push((
+        format!("Hub CPU for one pin waking {n_sessions} clients"),
+        format!("{cpu50:.0} ms (median of 3; 10 ms resolution)"),
+    ));
+    for s in &many {
+        s.close().await;
+    }
+    drop(many);
+    // The hub hands freed memory back every 10 s.
+    tokio::time::sleep(Duration::from_secs(11)).await;
+    rows.push((
+        "Hub RSS, 11 s after those clients closed".into(),
+        mib(settled_rss(pid).await),
+    ));
+
+    // Sustained pins for one pairing: 8 pins in flight at a time for 3 s.
+    let done = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let until = Instant::now() + Duration::from_secs(3);
+    let mut tasks = Vec::new();
+    for worker in 0..8 {
+        let (http, origin, grant, done) = (
+            http.clone(),
+            origin.clone(),
+            one.grant.clone(),
+            done.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let mut n = worker * 1_000_000;
+            while Instant::now() < until {
+                if pin(&http, &origin, &grant, n).await {
+                    done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                n += 1;
+            }
+        }));
+    }
+    let t = Instant::now();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let pins = done.load(std::sync::atomic::Ordering::Relaxed);
+    rows.push((
+        "Pins per second, one pairing (8 in flight, acknowledged)".into(),
+        format!(
+            "{:.0}/s ({pins} in {:.1} s)",
+            pins as f64 / t.elapsed().as_secs_f64(),
+            t.elapsed().as_secs_f64()
+        ),
+    ));
+    rows.push(("Hub RSS, at the end".into(), mib(rss_kib(pid))));
+
+    println!("## Hub (apc-hub)\n");
+    println!("Loopback, one run: a real `apc-hub` (`{}`), raw Streamable HTTP MCP clients as agents (one connection each). Goals (issue 10): 1,000 waiting agents < 64 MiB RSS and wake p95 ≤ 10 ms; 1,000 sessions (clients) of one agent woken p95 ≤ 100 ms; memory returns after they close; ≥ 2,000 pins/s for one pairing; the dock with 1,000 agents < 100 ms.\n", Path::new(bin).file_name().unwrap().to_string_lossy());
+    println!("| measure | value |");
+    println!("|---|---|");
+    for (k, v) in rows {
+        println!("| {k} | {v} |");
+    }
+    drop(hub);
+}

@@ -1,0 +1,286 @@
+//! The `apc-hub` binary as a person runs it: it holds what it acknowledged through `kill -9`, and it
+//! refuses to listen beyond loopback unless told to, with a dock password.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
+
+fn hub_bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_apc-hub"))
+}
+
+/// Starts the hub and reads the origin from its first line of stdout.
+fn spawn(data_dir: &Path, extra: &[&str]) -> (Child, String) {
+    let mut child = hub_bin()
+        .args(["--listen", "127.0.0.1:0", "--log", "warn", "--data-dir"])
+        .arg(data_dir)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    // The rest of stdout is drained, as a terminal would.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let origin = first
+        .trim()
+        .strip_prefix("apc-hub listening on ")
+        .unwrap_or_else(|| panic!("first line: {first:?}"))
+        .to_owned();
+    (child, origin)
+}
+
+fn agent_handle(data_dir: &Path, name: &str) -> String {
+    let out = hub_bin()
+        .args(["agent", "list", "--json", "--data-dir"])
+        .arg(data_dir)
+        .output()
+        .unwrap();
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name)
+        .unwrap()["handle"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn csrf(html: &str) -> String {
+    let at = html.find("name=\"csrf-token\" content=\"").unwrap() + 27;
+    html[at..at + html[at..].find('"').unwrap()].to_owned()
+}
+
+async fn pair(http: &reqwest::Client, origin: &str, agent: &str) -> String {
+    let html = http
+        .get(format!("{origin}/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let minted: Value = http
+        .post(format!("{origin}/dock/tickets"))
+        .header("origin", origin)
+        .header("sec-fetch-site", "same-origin")
+        .header("x-csrf-token", csrf(&html))
+        .json(&json!({ "agent": agent }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let res = http
+        .post(format!("{origin}/page/pair"))
+        .header("origin", EXT)
+        .json(&json!({ "ticket": minted["ticket"], "agent": agent }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    res.json::<Value>().await.unwrap()["pairing"]["grant"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn reading(n: usize) -> Value {
+    json!({ "reading": {
+        "url": "https://example.com/a",
+        "title": "A",
+        "pointed": { "text": format!("pin {n}"), "how": "selection", "targets": [] },
+        "made_at": "2026-11-29T00:00:00.000Z"
+    }})
+}
+
+async fn grant_state(http: &reqwest::Client, origin: &str, grant: &str) -> (StatusCode, Value) {
+    let res = http
+        .get(format!("{origin}/page/grant"))
+        .header("origin", EXT)
+        .bearer_auth(grant)
+        .send()
+        .await
+        .unwrap();
+    (res.status(), res.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_during_a_stream_of_pins_loses_nothing_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let http = reqwest::Client::new();
+    let mut pairings: Vec<(String, Option<String>)> = Vec::new();
+    for round in 0..20usize {
+        let name = format!("agent{round}");
+        assert!(hub_bin()
+            .args(["agent", "add", &name, "--data-dir"])
+            .arg(&data)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap()
+            .success());
+        let handle = agent_handle(&data, &name);
+        let (mut child, origin) = spawn(&data, &[]);
+        let grant = pair(&http, &origin, &handle).await;
+        // Pins one after another until the hub is killed: each acknowledged one is remembered.
+        let stream = {
+            let (http, origin, grant) = (http.clone(), origin.clone(), grant.clone());
+            tokio::spawn(async move {
+                let mut acked = Vec::new();
+                for n in 0.. {
+                    let res = http
+                        .put(format!("{origin}/page/pin"))
+                        .header("origin", EXT)
+                        .bearer_auth(&grant)
+                        .json(&reading(n))
+                        .send()
+                        .await;
+                    match res {
+                        Ok(res) if res.status() == StatusCode::OK => {
+                            let body: Value = match res.json().await {
+                                Ok(body) => body,
+                                Err(_) => break,
+                            };
+                            acked.push(body["focus"]["id"].as_str().unwrap().to_owned());
+                        }
+                        _ => break,
+                    }
+                }
+                acked
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(40 + 13 * round as u64)).await;
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let acked = stream.await.unwrap();
+        pairings.push((grant, acked.last().cloned()));
+
+        // After a restart, every pairing acknowledged so far stands, each with its last pin (or a
+        // later one whose answer the kill cut off), never an older one.
+        let (mut child, origin) = spawn(&data, &[]);
+        for (i, (grant, last)) in pairings.iter_mut().enumerate() {
+            let (status, state) = grant_state(&http, &origin, grant).await;
+            assert_eq!(
+                status,
+                StatusCode::OK,
+                "round {round}, pairing {i}: {state}"
+            );
+            let stored = state["pin"]["id"].as_str().map(str::to_owned);
+            if i == round {
+                if let Some(newest) = last.as_deref() {
+                    let stored = stored.as_deref().expect("the pin is kept");
+                    let older = &acked[..acked.len() - 1];
+                    assert!(
+                        stored == newest || !older.iter().any(|o| o == stored),
+                        "round {round}: {stored} is older than {newest}"
+                    );
+                }
+                // What this restart found is the pairing's pin from now on (the kill may have cut
+                // off the answer to a later pin that was stored).
+                *last = stored;
+            } else {
+                assert_eq!(&stored, last, "round {round}, pairing {i}");
+            }
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    let pinned = pairings.iter().filter(|(_, last)| last.is_some()).count();
+    assert!(
+        pinned >= 10,
+        "most rounds acknowledged pins before the kill ({pinned}/20)"
+    );
+}
+
+#[test]
+fn a_non_loopback_listen_is_refused_unless_allowed_with_a_dock_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = hub_bin()
+        .args(["--listen", "0.0.0.0:0", "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--allow-remote"),
+        "{out:?}"
+    );
+    let out = hub_bin()
+        .args(["--listen", "0.0.0.0:0", "--allow-remote", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("APC_HUB_DOCK_PASSWORD")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("password"),
+        "{out:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_remote_hubs_dock_asks_for_its_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = hub_bin()
+        .args([
+            "--listen",
+            "0.0.0.0:0",
+            "--allow-remote",
+            "--log",
+            "warn",
+            "--data-dir",
+        ])
+        .arg(dir.path())
+        .env("APC_HUB_DOCK_PASSWORD", "correct horse battery")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let origin = first
+        .trim()
+        .strip_prefix("apc-hub listening on ")
+        .unwrap()
+        .to_owned();
+    let http = reqwest::Client::new();
+    for path in ["/", "/dock.js", "/dock/pairings"] {
+        let res = http.get(format!("{origin}{path}")).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{path}");
+        assert!(res.headers().contains_key("www-authenticate"));
+        assert_eq!(
+            res.json::<Value>().await.unwrap()["error"],
+            "password_required"
+        );
+    }
+    let res = http
+        .get(format!("{origin}/"))
+        .basic_auth("me", Some("wrong password!"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let res = http
+        .get(format!("{origin}/"))
+        .basic_auth("me", Some("correct horse battery"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.text().await.unwrap().contains("agent-mark"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -1,0 +1,79 @@
+"""The dock page in Firefox ESR (Selenium + geckodriver), against a real apc-hub binary: the agent's mark
+visible and styled under the dock's strict CSP in light and dark (its hue a stylesheet class, not an
+inline style Firefox would block), and a ticket minted only when the person reaches for the mark.
+Screenshots go to tests/hub/screenshots/."""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.firefox.options import Options
+
+from test_mcp_loop import hub_bin
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+@pytest.fixture
+def origin():
+    data_dir = tempfile.mkdtemp(prefix="apc-hub-dock-ff-")
+    proc = subprocess.Popen([hub_bin(), "--listen", "127.0.0.1:0", "--data-dir", data_dir, "--log", "warn"],
+                            stdout=subprocess.PIPE, text=True)
+    first = proc.stdout.readline().strip()
+    match = re.fullmatch(r"apc-hub listening on (http://127\.0\.0\.1:\d+)", first)
+    assert match, first
+    try:
+        yield match.group(1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def firefox(scheme: str):
+    options = Options()
+    options.add_argument("-headless")
+    # 0: dark, 1: light, for the page's prefers-color-scheme.
+    options.set_preference("layout.css.prefers-color-scheme.content-override", 0 if scheme == "dark" else 1)
+    return webdriver.Firefox(options=options)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_mark_is_visible_and_mints_on_reach(origin, scheme):
+    driver = firefox(scheme)
+    try:
+        driver.set_window_size(900, 700)
+        driver.get(origin + "/")
+        mark = driver.find_element(By.CSS_SELECTOR, ".agent-mark")
+        style = driver.execute_script(
+            "const s = getComputedStyle(arguments[0]); const c = getComputedStyle(arguments[0].querySelector('.mark'));"
+            "return [s.backgroundColor, s.borderTopColor, s.borderTopWidth, s.color, c.backgroundColor, c.color,"
+            " s.getPropertyValue('--hue').trim()];", mark)
+        background, border, border_width, color, circle, initial, hue = style
+        assert hue, "the hue comes from the stylesheet"
+        assert border_width != "0px"
+        for c in (background, border, circle):
+            assert c not in ("rgba(0, 0, 0, 0)", "transparent"), style
+        assert background != color and circle != initial, style
+        assert mark.get_attribute("draggable") == "true"
+        assert mark.get_attribute("data-ticket") is None, "viewing the dock mints nothing"
+        ActionChains(driver).move_to_element(mark).perform()
+        ticket = None
+        for _ in range(50):
+            ticket = mark.get_attribute("data-ticket")
+            if ticket:
+                break
+            time.sleep(0.1)
+        assert ticket and len(ticket) == 20, driver.find_element(By.ID, "status").text
+        SHOTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(SHOTS / f"dock-firefox-{scheme}.png"))
+    finally:
+        driver.quit()
