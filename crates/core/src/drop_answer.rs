@@ -91,7 +91,7 @@ mod tests {
 
     fn direct_only() -> Value {
         json!({ "name": "Signals", "standard": "0.7.0", "origin": O, "profiles": ["direct"],
-                "mcp": { "path": "/mcp/" }, "direct": { "connect": format!("{O}/connect") } })
+                "mcp": { "path": crate::APC_DEFAULT_MCP_PATH }, "direct": { "connect": format!("{O}/connect") } })
     }
 
     #[test]

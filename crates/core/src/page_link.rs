@@ -470,7 +470,7 @@ mod tests {
     fn manifest() -> Value {
         serde_json::json!({
             "name": "apc-hub", "standard": "0.7.0", "origin": HUB, "profiles": ["hub"],
-            "mcp": { "path": "/mcp/" },
+            "mcp": { "path": crate::APC_DEFAULT_MCP_PATH },
             "dock": { "pair": format!("{HUB}/apc/pair"), "confirm": format!("{HUB}/apc/confirm") },
             "page": { "pair": format!("{HUB}/page/pair"), "pin": format!("{HUB}/page/pin"), "grant": format!("{HUB}/page/grant") }
         })

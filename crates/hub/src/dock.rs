@@ -23,10 +23,10 @@ use serde_json::json;
 
 use crate::error::{HubError, HubResult};
 use crate::focus::PAGE_APP_NAME;
-use crate::secrets::ticket_code;
 use crate::security::{check_dock_change, check_dock_mint, check_dock_read, request_origin};
 use crate::state::{now, Hub};
 use crate::store::{Agent, DockPairing, PairingStatus};
+use apc_core::pairing_code::pairing_code_display;
 
 const DOCK_MAX_BODY: usize = 4096;
 
@@ -341,7 +341,7 @@ pub async fn mint_ticket(
         StatusCode::CREATED,
         Json(json!({
             "ticket": ticket,
-            "code": ticket_code(&ticket),
+            "code": pairing_code_display(&ticket),
             "agent": agent.handle,
             "hub": request_origin(&headers, &hub),
             "expires_in": hub.tickets.ttl().as_secs(),

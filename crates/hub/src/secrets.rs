@@ -7,8 +7,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-/// Crockford's base32: no I, L, O or U, so a ticket typed by hand is hard to get wrong.
-const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+use apc_core::pairing_code::{PAIRING_CODE_ALPHABET, PAIRING_CODE_LEN};
 
 fn random_bytes<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
@@ -45,46 +44,21 @@ pub fn new_reading_id() -> String {
     )
 }
 
-/// A ticket: 20 Crockford base32 characters, 100 random bits.
+/// A ticket: [`PAIRING_CODE_LEN`] characters of Crockford base32 (core's pairing-code alphabet),
+/// 100 random bits.
 pub fn new_ticket() -> String {
-    let bytes = random_bytes::<20>();
+    let bytes = random_bytes::<PAIRING_CODE_LEN>();
     bytes
         .iter()
-        .map(|b| CROCKFORD[(b & 31) as usize] as char)
+        .map(|b| PAIRING_CODE_ALPHABET[(b & 31) as usize] as char)
         .collect()
 }
 
-/// The ticket as a person types it: four groups of five, `ABCDE-FGHJK-MNPQR-STVWX`.
-pub fn ticket_code(ticket: &str) -> String {
-    ticket
-        .as_bytes()
-        .chunks(5)
-        .map(|c| std::str::from_utf8(c).unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// A ticket or its typed code, back to the ticket: case, dashes and spaces do not matter, and the
-/// letters Crockford reads as digits (O as 0, I and L as 1) are read that way. `None` when it cannot be
-/// a ticket at all.
+/// A ticket or its typed code, back to the ticket, by core's one grammar
+/// ([`apc_core::pairing_code::normalize_pairing_code`], the same the extension's popup reads a typed
+/// code with). `None` when it cannot be a ticket at all.
 pub fn normalize_ticket(raw: &str) -> Option<String> {
-    if raw.len() > 64 {
-        return None;
-    }
-    let mut out = String::with_capacity(20);
-    for c in raw.chars() {
-        let c = match c.to_ascii_uppercase() {
-            '-' | ' ' => continue,
-            'O' => '0',
-            'I' | 'L' => '1',
-            c => c,
-        };
-        if !CROCKFORD.contains(&(c as u8)) || !c.is_ascii() {
-            return None;
-        }
-        out.push(c);
-    }
-    (out.len() == 20).then_some(out)
+    apc_core::pairing_code::normalize_pairing_code(raw).ok()
 }
 
 /// SHA-256 of a secret, as the hub stores it.
@@ -105,7 +79,7 @@ mod tests {
     fn tickets_round_trip_through_their_typed_code() {
         let t = new_ticket();
         assert_eq!(t.len(), 20);
-        let code = ticket_code(&t);
+        let code = apc_core::pairing_code::pairing_code_display(&t);
         assert_eq!(code.len(), 23);
         assert_eq!(
             normalize_ticket(&code.to_lowercase()).as_deref(),
@@ -118,6 +92,29 @@ mod tests {
         assert!(normalize_ticket("short").is_none());
         assert!(normalize_ticket("UUUUU-UUUUU-UUUUU-UUUUU").is_none());
         assert!(normalize_ticket("ÄBCDE-FGHJK-MNPQR-STVWX").is_none());
+        assert!(normalize_ticket("").is_none());
+        assert!(normalize_ticket(&"0".repeat(65)).is_none());
+    }
+
+    /// The hub reads a code by the grammar the extension reads it by (core's): a code pasted with a
+    /// tab or a line break, as copying from the dock page can give, is the same ticket on both sides.
+    /// The hub's own parser once took only spaces and dashes, so the popup accepted codes the hub
+    /// then called unknown.
+    #[test]
+    fn the_hub_reads_every_code_the_extension_accepts() {
+        let t = new_ticket();
+        let code = apc_core::pairing_code::pairing_code_display(&t);
+        for typed in [
+            code.clone(),
+            code.to_lowercase(),
+            code.replace('-', "\t"),
+            format!(" {}\n", code.replace('-', " ")),
+            t.clone(),
+        ] {
+            let extension = apc_core::pairing_code::normalize_pairing_code(&typed).ok();
+            assert_eq!(extension.as_deref(), Some(t.as_str()), "{typed:?}");
+            assert_eq!(normalize_ticket(&typed), extension, "{typed:?}");
+        }
     }
 
     #[test]

@@ -212,7 +212,7 @@ mod tests {
     fn a_ticket_pairs_once_by_ticket_or_code() {
         let tickets = Tickets::default();
         let t = tickets.mint("ag_1");
-        let code = secrets::ticket_code(&t).to_lowercase();
+        let code = apc_core::pairing_code::pairing_code_display(&t).to_lowercase();
         assert_eq!(
             code_of(tickets.begin(&t, "ag_2").unwrap_err()),
             "ticket_unknown"

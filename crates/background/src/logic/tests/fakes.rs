@@ -160,7 +160,7 @@ impl FakeHub {
     fn manifest() -> Value {
         json!({
             "name": "apc-hub", "standard": "0.7.0", "origin": HUB, "profiles": ["hub"],
-            "mcp": { "path": "/mcp/" },
+            "mcp": { "path": apc_core::APC_DEFAULT_MCP_PATH },
             "dock": { "pair": format!("{HUB}/apc/pair"), "confirm": format!("{HUB}/apc/confirm") },
             "page": { "pair": format!("{HUB}/page/pair"), "pin": format!("{HUB}/page/pin"), "grant": format!("{HUB}/page/grant") }
         })

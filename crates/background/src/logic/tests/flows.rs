@@ -246,7 +246,7 @@ fn a_drop_on_a_direct_only_app_gets_the_extensions_note_and_pairs_nothing() {
         (
             200,
             serde_json::json!({ "name": "Signals", "standard": "0.7.0", "origin": origin,
-                "profiles": ["direct"], "mcp": { "path": "/mcp/" },
+                "profiles": ["direct"], "mcp": { "path": apc_core::APC_DEFAULT_MCP_PATH },
                 "direct": { "connect": format!("{origin}/connect") } })
             .to_string(),
         ),
