@@ -12,6 +12,8 @@ use axum::Json;
 
 use crate::store::StoreError;
 
+/// Why the hub refuses a request or a tool call (the server side; the extension's error for a failed
+/// call to a hub is `HubCallError` in `apc-background`).
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {
     /// A refusal of the page app link, with its own code and status.

@@ -5,15 +5,15 @@
 //! | module | port | browser API |
 //! |---|---|---|
 //! | [`storage`] | `Store` | `storage.local`, `storage.session` |
-//! | [`secrets`] | `GrantVault` | IndexedDB of the extension's origin |
+//! | [`grant_vault`] | `GrantVault` | IndexedDB of the extension's origin |
 //! | [`http`] | `Http` | `fetch` with an abort timer and a streamed byte cap |
 //! | [`ui`] | `PageUi` | `tabs`, `windows`, `contextMenus`, `action`, `alarms`, `i18n` |
 //! | [`browser`] | (all) | `browser.*` / `chrome.*` reached by name |
 //! | [`BrowserEnv`] | `Env`, `Clock` | `Date.now`, `crypto.randomUUID` |
 
 pub mod browser;
+pub mod grant_vault;
 pub mod http;
-pub mod secrets;
 pub mod storage;
 pub mod ui;
 
@@ -44,7 +44,7 @@ impl Clock for BrowserClock {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BrowserEnv {
     store: storage::ExtensionStorage,
-    vault: secrets::IndexedDbVault,
+    vault: grant_vault::IndexedDbVault,
     http: http::Fetch,
     ui: ui::BrowserUi,
     clock: BrowserClock,
@@ -52,7 +52,7 @@ pub struct BrowserEnv {
 
 impl Env for BrowserEnv {
     type Store = storage::ExtensionStorage;
-    type Vault = secrets::IndexedDbVault;
+    type Vault = grant_vault::IndexedDbVault;
     type Http = http::Fetch;
     type Ui = ui::BrowserUi;
     type Clock = BrowserClock;

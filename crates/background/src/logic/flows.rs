@@ -11,7 +11,7 @@ use apc_core::pairing_code::{normalize_pairing_code, PairingCodeError};
 use apc_core::{display_origin, hub_address_origin, parse_drag_payload, web_origin, FocusPayload};
 use serde::Serialize;
 
-use super::hub_api::{self, HubError};
+use super::hub_api::{self, HubCallError};
 use super::ports::{
     Clock, Collected, Env, GrantVault, PageUi, PendingConsent, PortError, Store, Tab,
 };
@@ -24,7 +24,7 @@ pub enum FlowError {
     #[error("the browser failed: {0}")]
     Browser(#[from] PortError),
     #[error(transparent)]
-    Hub(#[from] HubError),
+    Hub(#[from] HubCallError),
     #[error("this drag is not an agent's mark from an APC hub: {0}")]
     BadPayload(String),
     #[error(transparent)]
@@ -90,9 +90,11 @@ impl FlowError {
             Self::Code(PairingCodeError::Empty) => Msg::new("errCodeEmpty", []),
             Self::Code(PairingCodeError::Malformed) => Msg::new("errCodeMalformed", []),
             Self::BadPayload(why) => Msg::new("errBadPayload", [why.clone()]),
-            Self::Hub(HubError::Unreachable(why)) => Msg::new("errHubUnreachable", [why.clone()]),
-            Self::Hub(HubError::Revoked { by }) => Msg::new("errHubRevoked", [by.clone()]),
-            Self::Hub(HubError::GrantUnknown) => Msg::new("errGrantUnknown", []),
+            Self::Hub(HubCallError::Unreachable(why)) => {
+                Msg::new("errHubUnreachable", [why.clone()])
+            }
+            Self::Hub(HubCallError::Revoked { by }) => Msg::new("errHubRevoked", [by.clone()]),
+            Self::Hub(HubCallError::GrantUnknown) => Msg::new("errGrantUnknown", []),
             _ => return None,
         };
         Some(m)
@@ -116,7 +118,7 @@ impl FlowError {
         match self {
             Self::HubInvalid(_) => Some("hub"),
             Self::Code(_) => Some("code"),
-            Self::Hub(HubError::Refused { code, .. }) if code.starts_with("ticket_") => {
+            Self::Hub(HubCallError::Refused { code, .. }) if code.starts_with("ticket_") => {
                 Some("code")
             }
             Self::Hub(_) | Self::Duplicate(_) => Some("hub"),
@@ -380,7 +382,7 @@ async fn pin_with<E: Env>(
 ) -> Flow<FocusPayload> {
     let outcome = match env.vault().get(&record.id).await? {
         Some(grant) => hub_api::pin(env.http(), &record.endpoints, &grant, reading, ticket).await,
-        None => Err(HubError::GrantUnknown),
+        None => Err(HubCallError::GrantUnknown),
     };
     match outcome {
         Ok(focus) => {
@@ -397,12 +399,12 @@ async fn pin_with<E: Env>(
 /// Keeps what a failed call says of the pairing: revoked or forgotten by the hub (its grant is then
 /// deleted: it will never work again), or the hub out of reach. A refusal of one request (a ticket
 /// used, a reading too large) says nothing of the pairing.
-async fn note_hub_error<E: Env>(env: &E, pairing_id: &str, error: &HubError) -> Flow<()> {
+async fn note_hub_error<E: Env>(env: &E, pairing_id: &str, error: &HubCallError) -> Flow<()> {
     let at = now(env);
     let hub_state = match error {
-        HubError::Revoked { by } => HubState::RevokedByHub { at, by: by.clone() },
-        HubError::GrantUnknown => HubState::Forgotten { at },
-        HubError::Unreachable(reason) => HubState::Unreachable {
+        HubCallError::Revoked { by } => HubState::RevokedByHub { at, by: by.clone() },
+        HubCallError::GrantUnknown => HubState::Forgotten { at },
+        HubCallError::Unreachable(reason) => HubState::Unreachable {
             at,
             reason: reason.clone(),
         },
@@ -662,7 +664,7 @@ pub async fn unpin<E: Env>(
         .vault()
         .get(pairing_id)
         .await?
-        .ok_or(FlowError::Hub(HubError::GrantUnknown))?;
+        .ok_or(FlowError::Hub(HubCallError::GrantUnknown))?;
     if let Err(e) = hub_api::unpin(env.http(), &record.endpoints, &grant).await {
         note_hub_error(env, pairing_id, &e).await?;
         return Err(e.into());

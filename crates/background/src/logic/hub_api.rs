@@ -1,5 +1,5 @@
 //! The hub client: the page app link's calls (`docs/page-app-link.md`) as requests over the
-//! [`Http`] port, and what each answer means. Every status and body maps to one [`HubError`] in
+//! [`Http`] port, and what each answer means. Every status and body maps to one [`HubCallError`] in
 //! [`interpret`]; every success body is parsed into its `apc-core` type and checked with core's
 //! limits before anything keeps or shows it.
 
@@ -21,8 +21,10 @@ pub const HUB_TIMEOUT_MS: u32 = 5000;
 /// The most bytes of a hub's answer the extension reads (a pin's focus, a status, a pairing).
 pub const HUB_ANSWER_MAX_BYTES: usize = 64 * 1024;
 
+/// Why a call from the extension to a hub failed (the client side; the hub's own error type is
+/// `apc_hub::error::HubError`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HubError {
+pub enum HubCallError {
     #[error("the hub could not be reached: {0}")]
     Unreachable(String),
     #[error("{0} is not an APC hub the extension can pair with: {1}")]
@@ -39,7 +41,7 @@ pub enum HubError {
     Answer(#[from] HubAnswerError),
 }
 
-impl HubError {
+impl HubCallError {
     /// The wire code the popup and the page see.
     pub fn code(&self) -> &str {
         match self {
@@ -53,20 +55,22 @@ impl HubError {
     }
 }
 
-impl From<HttpError> for HubError {
+impl From<HttpError> for HubCallError {
     fn from(e: HttpError) -> Self {
         Self::Unreachable(e.to_string())
     }
 }
 
 /// What a hub's answer means: the body of a success, or the one error it stands for.
-pub fn interpret(status: u16, body: &[u8]) -> Result<Value, HubError> {
+pub fn interpret(status: u16, body: &[u8]) -> Result<Value, HubCallError> {
     let json: Option<Value> = serde_json::from_slice(body).ok();
     match status {
         200..=299 => Ok(json.unwrap_or(Value::Null)),
         // A hub that answers 5xx is not working, whatever its body says: out of reach for now.
-        500..=599 => Err(HubError::Unreachable(format!("it answered HTTP {status}"))),
-        403 if json.as_ref().is_some_and(is_revoked_answer) => Err(HubError::Revoked {
+        500..=599 => Err(HubCallError::Unreachable(format!(
+            "it answered HTTP {status}"
+        ))),
+        403 if json.as_ref().is_some_and(is_revoked_answer) => Err(HubCallError::Revoked {
             by: json
                 .as_ref()
                 .and_then(|j| j["revoked_by"].as_str())
@@ -83,29 +87,29 @@ pub fn interpret(status: u16, body: &[u8]) -> Result<Value, HubError> {
                 .and_then(|j| j["message"].as_str())
                 .map(|m| m.chars().take(300).collect::<String>());
             match (status, code) {
-                (404, Some(code)) if code == "grant_unknown" => Err(HubError::GrantUnknown),
-                (404, None) => Err(HubError::GrantUnknown),
+                (404, Some(code)) if code == "grant_unknown" => Err(HubCallError::GrantUnknown),
+                (404, None) => Err(HubCallError::GrantUnknown),
                 (_, Some(code))
                     if code.len() <= 40
                         && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') =>
                 {
-                    Err(HubError::Refused {
+                    Err(HubCallError::Refused {
                         message: message.unwrap_or_else(|| format!("the hub refused ({code})")),
                         code,
                     })
                 }
-                (status, _) => Err(HubError::BadAnswer(format!("HTTP {status}"))),
+                (status, _) => Err(HubCallError::BadAnswer(format!("HTTP {status}"))),
             }
         }
     }
 }
 
-fn decode<T: DeserializeOwned>(value: Value) -> Result<T, HubError> {
-    serde_json::from_value(value).map_err(|e| HubError::BadAnswer(e.to_string()))
+fn decode<T: DeserializeOwned>(value: Value) -> Result<T, HubCallError> {
+    serde_json::from_value(value).map_err(|e| HubCallError::BadAnswer(e.to_string()))
 }
 
-fn body_of(value: &impl serde::Serialize) -> Result<String, HubError> {
-    serde_json::to_string(value).map_err(|e| HubError::BadAnswer(e.to_string()))
+fn body_of(value: &impl serde::Serialize) -> Result<String, HubCallError> {
+    serde_json::to_string(value).map_err(|e| HubCallError::BadAnswer(e.to_string()))
 }
 
 async fn call(
@@ -114,7 +118,7 @@ async fn call(
     url: &str,
     bearer: Option<&str>,
     json_body: Option<String>,
-) -> Result<Value, HubError> {
+) -> Result<Value, HubCallError> {
     let response = http
         .send(HttpRequest {
             method,
@@ -149,8 +153,8 @@ pub async fn check_app(http: &impl Http, origin: &str) -> AppCheck {
 }
 
 /// Reads and checks a hub's `apc.json`.
-pub async fn read_hub(http: &impl Http, origin: &str) -> Result<HubPage, HubError> {
-    let not_a_hub = |why: String| HubError::NotAHub(origin.to_owned(), why);
+pub async fn read_hub(http: &impl Http, origin: &str) -> Result<HubPage, HubCallError> {
+    let not_a_hub = |why: String| HubCallError::NotAHub(origin.to_owned(), why);
     let response = http
         .send(apc_json_request(origin))
         .await
@@ -161,7 +165,7 @@ pub async fn read_hub(http: &impl Http, origin: &str) -> Result<HubPage, HubErro
     match response.status {
         200 => {}
         500..=599 => {
-            return Err(HubError::Unreachable(format!(
+            return Err(HubCallError::Unreachable(format!(
                 "it answered HTTP {}",
                 response.status
             )))
@@ -178,9 +182,9 @@ pub async fn preview(
     http: &impl Http,
     hub: &HubPage,
     ticket: &str,
-) -> Result<TicketPreview, HubError> {
+) -> Result<TicketPreview, HubCallError> {
     let mut url =
-        url::Url::parse(&hub.endpoints.pair).map_err(|e| HubError::BadAnswer(e.to_string()))?;
+        url::Url::parse(&hub.endpoints.pair).map_err(|e| HubCallError::BadAnswer(e.to_string()))?;
     url.query_pairs_mut().append_pair("ticket", ticket);
     let preview: TicketPreview = decode(call(http, Method::Get, url.as_str(), None, None).await?)?;
     preview.check(&hub.origin)?;
@@ -195,7 +199,7 @@ pub async fn pair(
     ticket: &str,
     agent: &str,
     reading: Option<&PageReading>,
-) -> Result<PairResponse, HubError> {
+) -> Result<PairResponse, HubCallError> {
     let body = body_of(&PairRequest {
         ticket: ticket.to_owned(),
         agent: agent.to_owned(),
@@ -214,7 +218,7 @@ pub async fn pin(
     grant: &str,
     reading: &PageReading,
     ticket: Option<&str>,
-) -> Result<FocusPayload, HubError> {
+) -> Result<FocusPayload, HubCallError> {
     let body = body_of(&PinRequest {
         reading: reading.clone(),
         ticket: ticket.map(str::to_owned),
@@ -229,7 +233,7 @@ pub async fn unpin(
     http: &impl Http,
     endpoints: &PageEndpoints,
     grant: &str,
-) -> Result<(), HubError> {
+) -> Result<(), HubCallError> {
     call(http, Method::Delete, &endpoints.pin, Some(grant), None)
         .await
         .map(drop)
@@ -239,7 +243,7 @@ pub async fn status(
     http: &impl Http,
     endpoints: &PageEndpoints,
     grant: &str,
-) -> Result<GrantStatus, HubError> {
+) -> Result<GrantStatus, HubCallError> {
     let status: GrantStatus =
         decode(call(http, Method::Get, &endpoints.grant, Some(grant), None).await?)?;
     status.check()?;
@@ -248,9 +252,9 @@ pub async fn status(
 
 /// Gives a grant back. A hub that no longer knows it, or revoked it itself, has nothing to take back:
 /// that counts as done.
-pub async fn give_back(http: &impl Http, grant_url: &str, grant: &str) -> Result<(), HubError> {
+pub async fn give_back(http: &impl Http, grant_url: &str, grant: &str) -> Result<(), HubCallError> {
     match call(http, Method::Delete, grant_url, Some(grant), None).await {
-        Ok(_) | Err(HubError::GrantUnknown) | Err(HubError::Revoked { .. }) => Ok(()),
+        Ok(_) | Err(HubCallError::GrantUnknown) | Err(HubCallError::Revoked { .. }) => Ok(()),
         Err(e) => Err(e),
     }
 }
@@ -268,14 +272,14 @@ mod tests {
             json!({"error":"revoked","revoked_by":"127.0.0.1:7410","revoked_at":"t","message":"m"});
         assert_eq!(
             interpret(403, revoked.to_string().as_bytes()),
-            Err(HubError::Revoked {
+            Err(HubCallError::Revoked {
                 by: "127.0.0.1:7410".into()
             })
         );
-        assert_eq!(interpret(404, b"{}"), Err(HubError::GrantUnknown));
+        assert_eq!(interpret(404, b"{}"), Err(HubCallError::GrantUnknown));
         assert_eq!(
             interpret(404, br#"{"error":"grant_unknown","message":"x"}"#),
-            Err(HubError::GrantUnknown)
+            Err(HubCallError::GrantUnknown)
         );
         // A ticket the hub does not know is a refusal of that drop, not a forgotten pairing.
         assert_eq!(

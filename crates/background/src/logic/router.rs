@@ -379,10 +379,12 @@ mod tests {
             .unwrap()
             .contains("not the address of a hub"));
         // A hub's own words are passed on as they are.
-        let hub = RouterError::from(FlowError::Hub(crate::logic::hub_api::HubError::Refused {
-            code: "ticket_used".into(),
-            message: "That ticket was used.".into(),
-        }));
+        let hub = RouterError::from(FlowError::Hub(
+            crate::logic::hub_api::HubCallError::Refused {
+                code: "ticket_used".into(),
+                message: "That ticket was used.".into(),
+            },
+        ));
         let wire = to_wire_localized(Err(hub), |_| Some("x".into()));
         assert_eq!(wire["message"], "That ticket was used.");
         assert_eq!(wire["field"], "code");
