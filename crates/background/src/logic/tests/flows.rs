@@ -693,3 +693,28 @@ fn undo_with_the_hub_down_keeps_the_pin_and_says_why() {
     w.hub.mode.set(HubMode::Up);
     assert!(w.run(undo(&w, TAB, &token)).unwrap().unpinned);
 }
+
+/// A hostile or stuck server cannot stall the extension or fill its memory: every request the logic
+/// sends carries a time limit and a byte cap (the browser adapter enforces them), `apc.json` by the
+/// standard's transport rules (3 s, `APC_JSON_MAX_BYTES`), a hub call by the hub's.
+#[test]
+fn every_request_carries_a_time_limit_and_a_byte_cap() {
+    use crate::logic::hub_api::{APC_JSON_TIMEOUT_MS, HUB_ANSWER_MAX_BYTES, HUB_TIMEOUT_MS};
+    let w = World::new();
+    let pairing = paired_by_drop(&w);
+    let ticket = w.hub.mint("ag_claude");
+    assert!(drop_with(&w, "ag_claude", &ticket).is_ok());
+    w.run(revoke(&w, &pairing)).unwrap();
+    let requests = w.hub.requests.borrow();
+    assert!(requests.len() >= 5, "{requests:?}");
+    for r in requests.iter() {
+        let limits = if r.url.ends_with(apc_core::APC_JSON_PATH) {
+            (APC_JSON_TIMEOUT_MS, apc_core::APC_JSON_MAX_BYTES)
+        } else {
+            (HUB_TIMEOUT_MS, HUB_ANSWER_MAX_BYTES)
+        };
+        assert_eq!((r.timeout_ms, r.max_bytes), limits, "{}", r.url);
+        assert!(r.timeout_ms > 0 && r.max_bytes > 0);
+    }
+    assert!(requests.iter().any(|r| r.url.ends_with(apc_core::APC_JSON_PATH)));
+}
