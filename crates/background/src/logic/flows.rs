@@ -154,6 +154,8 @@ pub struct ConsentOutcome {
     pub agent_name: Option<String>,
 }
 
+/// The answer to a pin (by a drop or a selection): the focus the hub made of it. A pin's other
+/// names: core's `PinState` (on the wire and as kept), `views::PinView` (as the popup shows it).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pinned {
     pub pinned: Box<FocusPayload>,
