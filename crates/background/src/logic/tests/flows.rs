@@ -716,5 +716,7 @@ fn every_request_carries_a_time_limit_and_a_byte_cap() {
         assert_eq!((r.timeout_ms, r.max_bytes), limits, "{}", r.url);
         assert!(r.timeout_ms > 0 && r.max_bytes > 0);
     }
-    assert!(requests.iter().any(|r| r.url.ends_with(apc_core::APC_JSON_PATH)));
+    assert!(requests
+        .iter()
+        .any(|r| r.url.ends_with(apc_core::APC_JSON_PATH)));
 }
