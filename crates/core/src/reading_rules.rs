@@ -50,6 +50,17 @@ pub enum ReadingError {
     MadeAt,
 }
 
+impl ReadingError {
+    /// Whether the whole reading is over [`READING_MAX_BYTES`] (RR6): the page link answers that
+    /// `413 too_large`, every other broken rule `400 invalid_request`.
+    pub fn is_over_the_reading_cap(&self) -> bool {
+        matches!(self, Self::TooLarge(WHOLE_READING))
+    }
+}
+
+/// The name RR6 gives the whole reading in [`ReadingError::TooLarge`].
+const WHOLE_READING: &str = "reading";
+
 impl PageReading {
     /// Checks every rule of a reading (RR1-RR6, see the module docs).
     pub fn check(&self) -> Result<(), ReadingError> {
@@ -80,9 +91,9 @@ impl PageReading {
         if m.is_empty() || m.len() > 64 || !m.bytes().all(|b| b.is_ascii_graphic()) {
             return Err(ReadingError::MadeAt);
         }
-        let json = serde_json::to_vec(self).map_err(|_| ReadingError::TooLarge("reading"))?;
+        let json = serde_json::to_vec(self).map_err(|_| ReadingError::TooLarge(WHOLE_READING))?;
         if json.len() > READING_MAX_BYTES {
-            return Err(ReadingError::TooLarge("reading"));
+            return Err(ReadingError::TooLarge(WHOLE_READING));
         }
         Ok(())
     }
@@ -214,6 +225,11 @@ mod tests {
     fn rr6_the_whole_reading_fits_its_cap() {
         let mut r = reading();
         r.page_text = Some("x".repeat(READING_MAX_BYTES));
-        assert_eq!(r.check(), Err(ReadingError::TooLarge("reading")));
+        let e = r.check().unwrap_err();
+        assert_eq!(e, ReadingError::TooLarge("reading"));
+        assert!(e.is_over_the_reading_cap());
+        r.page_text = None;
+        r.title = "t".repeat(READING_TITLE_MAX_CHARS + 1);
+        assert!(!r.check().unwrap_err().is_over_the_reading_cap());
     }
 }

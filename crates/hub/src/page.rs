@@ -310,11 +310,18 @@ async fn pairing_of(hub: &Hub, headers: &HeaderMap) -> HubResult<PairingRow> {
     }
 }
 
-/// The one rule set for a reading (`apc_core::reading_rules`), the same the extension applies.
+/// The one rule set for a reading (`apc_core::reading_rules`), the same the extension applies. A
+/// reading over its whole cap (RR6) is the page link's `413 too_large`; any other broken rule is
+/// `400 invalid_request`.
 fn check_reading(reading: &PageReading) -> HubResult<()> {
-    reading
-        .check()
-        .map_err(|e| HubError::page(PageLinkError::InvalidRequest, format!("{e}.")))
+    reading.check().map_err(|e| {
+        let code = if e.is_over_the_reading_cap() {
+            PageLinkError::TooLarge
+        } else {
+            PageLinkError::InvalidRequest
+        };
+        HubError::page(code, format!("{e}."))
+    })
 }
 
 /// `PUT /page/pin` `{ reading, ticket? }` → 200 `{ focus }`; wakes the agent's waits. A drop's pin
