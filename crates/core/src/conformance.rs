@@ -54,6 +54,10 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
         }
         "focusAttrs" => {
             let t = non_null(0).ok_or_else(|| throws("cannot read properties of target"))?;
+            let field = |k: &str| t.as_object().and_then(|m| m.get(k));
+            if js::to_string_throws(field("kind")) || js::to_string_throws(field("id")) {
+                return Err(throws("cannot convert object to primitive value"));
+            }
             Value::Object(target::focus_attrs_json(t))
         }
         "parseFocusAttrs" => match arg(0) {
@@ -82,6 +86,9 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
             }
         }
         "declaresMcpUrl" => declares_mcp_url(arg(0), arg(1))?,
+        "directOnlyNote" | "couldNotCheckNote" | "revokedAnswer" if js::to_string_throws(arg(0)) => {
+            return Err(throws("cannot convert object to primitive value"))
+        }
         "directOnlyNote" => Value::String(manifest::direct_only_note(&js::to_string(arg(0)))),
         "couldNotCheckNote" => {
             Value::String(manifest::could_not_check_note(&js::to_string(arg(0))))
@@ -115,6 +122,10 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
 /// `declaresMcpUrl` over JSON, in the reference's order: the URL is parsed first (a string, or
 /// what `String(value)` gives), then the manifest's origin and path are read.
 fn declares_mcp_url(manifest: Option<&Value>, mcp_url: Option<&Value>) -> Result<Value, CallError> {
+    // `new URL(value)` converts first; a conversion that throws is caught like a bad URL.
+    if js::to_string_throws(mcp_url) {
+        return Ok(Value::Bool(false));
+    }
     let sent = js::to_string(mcp_url);
     let Ok(url) = url::Url::parse(&sent) else {
         return Ok(Value::Bool(false));

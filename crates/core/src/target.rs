@@ -129,30 +129,52 @@ pub fn parse_target(raw: &Value) -> Option<FocusTarget> {
     })
 }
 
-/// Where a character of a param key sorts under the root collation `localeCompare` uses:
-/// punctuation before digits before letters, letters by their lower case first.
-fn collation_weight(c: char) -> (u32, u32) {
-    const PUNCT: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
-    if let Some(i) = PUNCT.find(c) {
-        return (i as u32, 0);
-    }
-    let base = PUNCT.len() as u32;
-    match c {
-        '0'..='9' => (base + c as u32 - '0' as u32, 0),
-        'a'..='z' => (base + 10 + c as u32 - 'a' as u32, 0),
-        'A'..='Z' => (base + 10 + c as u32 - 'A' as u32, 1),
-        _ => (0x1_0000 + c as u32, 0),
+/// `a.localeCompare(b)` as V8 answers it with no locale or options: ICU's root collation
+/// (CLDR; the `en` locale has no tailoring), tertiary strength, canonically equivalent strings
+/// equal. ICU4X's `icu_collator` holds the same tables, so any two strings compare as in the
+/// reference; the differential run (`scripts/differential.sh`) checks it against V8 itself.
+pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
+    use icu_collator::{options::CollatorOptions, Collator, CollatorBorrowed};
+    use std::sync::OnceLock;
+    static ROOT: OnceLock<Option<CollatorBorrowed<'static>>> = OnceLock::new();
+    let root =
+        ROOT.get_or_init(|| Collator::try_new(Default::default(), CollatorOptions::default()).ok());
+    match root {
+        Some(collator) => collator.compare(a, b),
+        // Compiled data always has the root collation; UTF-16 order is the last resort.
+        None => a.encode_utf16().cmp(b.encode_utf16()),
     }
 }
 
-/// `a.localeCompare(b)` for param keys (`[a-z][a-z0-9_]*`, where `_` sorts before digits and
-/// letters), extended to ASCII by the same root order.
-pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
-    let primary = |s: &str| s.chars().map(|c| collation_weight(c).0).collect::<Vec<_>>();
-    let tertiary = |s: &str| s.chars().map(|c| collation_weight(c).1).collect::<Vec<_>>();
-    primary(a)
-        .cmp(&primary(b))
-        .then_with(|| tertiary(a).cmp(&tertiary(b)))
+/// Where a character of a param key (`[a-z0-9_]`) sorts in the root collation: `_` before the
+/// digits before the letters, each with its own primary weight and no contraction.
+fn param_key_weight(b: u8) -> u8 {
+    match b {
+        b'_' => 0,
+        b'0'..=b'9' => 1 + b - b'0',
+        _ => 11 + b.wrapping_sub(b'a'),
+    }
+}
+
+/// `locale_compare` for two param keys (`is_param_key`), without the collation tables: over
+/// `[a-z0-9_]` the root collation is plain lexicographic order of `param_key_weight`. The test
+/// `param_key_order_is_locale_compare` proves it equal to `locale_compare` on every pair of keys
+/// of up to three characters (and on random longer ones); the differential run checks both
+/// against V8.
+pub fn param_key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(param_key_weight)
+        .cmp(b.bytes().map(param_key_weight))
+}
+
+/// The order `canonicalTarget` sorts keys in: `param_key_order` when both are param keys (all
+/// a valid target can hold), else the full `locale_compare`.
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if is_param_key(a) && is_param_key(b) {
+        param_key_order(a, b)
+    } else {
+        locale_compare(a, b)
+    }
 }
 
 /// `Object.entries(value)` of a JSON value: an object's own properties, an array's or a string's
@@ -168,13 +190,34 @@ fn entries(value: &Value) -> Vec<(String, Value)> {
             .enumerate()
             .map(|(i, v)| (i.to_string(), v.clone()))
             .collect(),
-        Value::String(s) => s
-            .chars()
-            .enumerate()
-            .map(|(i, c)| (i.to_string(), Value::String(c.to_string())))
-            .collect(),
+        // A string's entries are its UTF-16 units: see `string_entries_json`.
         _ => Vec::new(),
     }
+}
+
+/// `JSON.stringify(Object.fromEntries(Object.entries(s)))` for a string: one key per UTF-16 unit,
+/// so a character outside the BMP gives its two surrogates, each written as `JSON.stringify`
+/// writes a lone surrogate (`"\ud83d"`).
+fn string_entries_json(s: &str) -> String {
+    let mut out = String::from("{");
+    let mut units = [0u16; 2];
+    let mut i = 0usize;
+    for c in s.chars() {
+        for unit in c.encode_utf16(&mut units).iter() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&format!("\"{i}\":"));
+            if c.len_utf16() == 2 {
+                out.push_str(&format!("\"\\u{unit:04x}\""));
+            } else {
+                out.push_str(&js::stringify(&Value::String(c.to_string())));
+            }
+            i += 1;
+        }
+    }
+    out.push('}');
+    out
 }
 
 /// The canonical string of any JSON target (as `canonical_target`); a non-object names nothing.
@@ -187,9 +230,14 @@ pub fn canonical_target_json(target: &Value) -> String {
             .unwrap_or(Value::Null)
     };
     let params = target.as_object().and_then(|m| m.get("params"));
+    if let Some(Value::String(text)) = params.filter(|p| js::truthy(Some(p))) {
+        let head = js::stringify(&Value::Array(vec![get("kind"), get("id"), get("part")]));
+        let head = head.strip_suffix(']').unwrap_or(&head);
+        return format!("{head},{}]", string_entries_json(text));
+    }
     let params = if js::truthy(params) {
         let mut sorted = entries(params.unwrap_or(&Value::Null));
-        sorted.sort_by(|(a, _), (b, _)| locale_compare(a, b));
+        sorted.sort_by(|(a, _), (b, _)| key_order(a, b));
         Value::Object(sorted.into_iter().collect())
     } else {
         Value::Null
