@@ -441,6 +441,79 @@ mod tests {
         );
     }
 
+    /// Issue 11: `localeCompare` puts a key that starts with a tab first (in the root collation a
+    /// tab is white space, which sorts before every letter); the hand-made table put it last.
+    #[test]
+    fn a_key_starting_with_a_tab_sorts_as_in_javascript() {
+        let t = json!({"kind": "figure", "id": null, "part": null,
+            "params": {"z": ["b", "a"], "a": "q", "\tk\tk\u{2026}": "x"}});
+        assert_eq!(
+            canonical_target_json(&t),
+            "[\"figure\",null,null,{\"\\tk\\tk\u{2026}\":\"x\",\"a\":\"q\",\"z\":[\"b\",\"a\"]}]"
+        );
+        assert_eq!(locale_compare("\tk", "a"), std::cmp::Ordering::Less);
+        assert_eq!(locale_compare("\ta", "b"), std::cmp::Ordering::Less);
+        // Case is tertiary: "a" < "A" < "b"; accents secondary: "e" < "é" < "f".
+        assert_eq!(locale_compare("a", "A"), std::cmp::Ordering::Less);
+        assert_eq!(locale_compare("A", "b"), std::cmp::Ordering::Less);
+        assert_eq!(locale_compare("\u{e9}", "f"), std::cmp::Ordering::Less);
+        // Canonically equivalent strings are equal, as in V8.
+        assert_eq!(locale_compare("e\u{301}", "\u{e9}"), std::cmp::Ordering::Equal);
+    }
+
+    /// `param_key_order` is `locale_compare` on every key of up to three characters of
+    /// `[a-z0-9_]`: sorted by the small rule, each key is strictly below the next under the full
+    /// collation, and as both are total orders they agree on every pair. Longer keys: random.
+    #[test]
+    fn param_key_order_is_locale_compare() {
+        const CHARS: &[u8] = b"_0123456789abcdefghijklmnopqrstuvwxyz";
+        let mut keys: Vec<String> = Vec::new();
+        for a in CHARS {
+            keys.push((*a as char).to_string());
+            for b in CHARS {
+                keys.push(format!("{}{}", *a as char, *b as char));
+                for c in CHARS {
+                    keys.push(format!("{}{}{}", *a as char, *b as char, *c as char));
+                }
+            }
+        }
+        keys.sort_by(|a, b| param_key_order(a, b));
+        for pair in keys.windows(2) {
+            assert_eq!(
+                locale_compare(&pair[0], &pair[1]),
+                std::cmp::Ordering::Less,
+                "{pair:?}"
+            );
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut key = || {
+            let len = 1 + (seed % 32) as usize;
+            (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    CHARS[(seed % CHARS.len() as u64) as usize] as char
+                })
+                .collect::<String>()
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (key(), key());
+            assert_eq!(param_key_order(&a, &b), locale_compare(&a, &b), "{a} {b}");
+        }
+    }
+
+    /// `Object.entries` of a string gives its UTF-16 units: an astral character is two entries,
+    /// each a lone surrogate, written as `JSON.stringify` writes one.
+    #[test]
+    fn string_params_are_utf16_units() {
+        let t = json!({"kind": "k", "params": "a\u{1F600}\u{e9}"});
+        assert_eq!(
+            canonical_target_json(&t),
+            r#"["k",null,null,{"0":"a","1":"\ud83d","2":"\ude00","3":"é"}]"#
+        );
+    }
+
     /// 0.1.0: `data-focus="kind:id"`, with part and params attributes when needed; and back.
     #[test]
     fn attrs_round_trip() {
