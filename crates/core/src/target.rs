@@ -167,13 +167,27 @@ pub fn param_key_order(a: &str, b: &str) -> std::cmp::Ordering {
         .cmp(b.bytes().map(param_key_weight))
 }
 
-/// The order `canonicalTarget` sorts keys in: `param_key_order` when both are param keys (all
-/// a valid target can hold), else the full `locale_compare`.
+/// The order `canonicalTarget` sorts any JSON keys in: `param_key_order` when both are param keys,
+/// else the full `locale_compare` (the same order, proven above, with the tables).
 fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
     if is_param_key(a) && is_param_key(b) {
         param_key_order(a, b)
     } else {
         locale_compare(a, b)
+    }
+}
+
+/// The order `canonical_target` sorts a target's keys in, without the collation tables (they
+/// would add about 1.2 MB to the extension's WebAssembly): param keys, the only keys a target
+/// `parse_target` accepts can hold, by `param_key_order`, which is `localeCompare` on them; keys
+/// outside the grammar (a `FocusTarget` built by hand) after them, in UTF-16 order. A total order
+/// either way, so the sort is well defined.
+fn target_key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (is_param_key(a), is_param_key(b)) {
+        (true, true) => param_key_order(a, b),
+        (true, false) => std::cmp::Ordering::Less,
+        (false, true) => std::cmp::Ordering::Greater,
+        (false, false) => a.encode_utf16().cmp(b.encode_utf16()),
     }
 }
 
@@ -253,7 +267,23 @@ pub fn canonical_target_json(target: &Value) -> String {
 /// One string per target, whatever the order of its params: `[kind, id, part, params]` as JSON,
 /// params sorted by key.
 pub fn canonical_target(target: &FocusTarget) -> String {
-    canonical_target_json(&serde_json::to_value(target).unwrap_or(Value::Null))
+    let params = target.params.as_ref().map(|params| {
+        let mut sorted: Vec<(&String, &KeyValue)> = params.iter().collect();
+        sorted.sort_by(|(a, _), (b, _)| target_key_order(a, b));
+        Value::Object(
+            sorted
+                .into_iter()
+                .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null)))
+                .collect(),
+        )
+    });
+    let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::String);
+    js::stringify(&Value::Array(vec![
+        Value::String(target.kind.clone()),
+        text(&target.id),
+        text(&target.part),
+        params.unwrap_or(Value::Null),
+    ]))
 }
 
 /// The three DOM attributes a pointable element carries.
@@ -501,6 +531,32 @@ mod tests {
             let (a, b) = (key(), key());
             assert_eq!(param_key_order(&a, &b), locale_compare(&a, &b), "{a} {b}");
         }
+    }
+
+    /// `canonical_target` (no collation tables) and `canonical_target_json` (the reference's
+    /// `canonicalTarget` on any JSON) give one string for every target `parse_target` accepts.
+    #[test]
+    fn typed_canonical_is_the_json_one() {
+        for raw in [
+            json!({"kind": "k", "id": "i", "params": {"z_z": "a", "z1": "b", "zz": "c", "z": "d", "z_": "e"}}),
+            json!({"kind": "k", "params": {"b": ["x", "y"], "a_": "p", "a0": "q", "a": "r"}, "part": "p:x"}),
+            json!({"kind": "k", "id": "i"}),
+            json!({"kind": "k", "params": {}}),
+        ] {
+            let t = parse_target(&raw).unwrap();
+            let json = serde_json::to_value(&t).unwrap();
+            assert_eq!(canonical_target(&t), canonical_target_json(&json));
+        }
+        // Keys outside the grammar (a hand-built target) still sort, after the param keys.
+        let mut t = parse_target(&json!({"kind": "k", "params": {"b": "x"}})).unwrap();
+        if let Some(p) = t.params.as_mut() {
+            p.insert("\tkey".into(), KeyValue::One("y".into()));
+            p.insert("a".into(), KeyValue::One("z".into()));
+        }
+        assert_eq!(
+            canonical_target(&t),
+            r#"["k",null,null,{"a":"z","b":"x","\tkey":"y"}]"#
+        );
     }
 
     /// `Object.entries` of a string gives its UTF-16 units: an astral character is two entries,
