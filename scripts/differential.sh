@@ -5,6 +5,7 @@
 #
 #   scripts/differential.sh --short   # >= 20,000 cases, fixed seed (the test command's pass)
 #   scripts/differential.sh --long    # 5,000,000 cases, release build (figures in docs/CONFORMANCE.md)
+#   scripts/differential.sh --replay DIR..  # the case lines in DIR (a fuzzer's corpus; scripts/fuzz.sh)
 #
 # Options after the mode go to the runner (crates/core/examples/differential.rs), e.g.
 # `--seed 3`, `--cases 100000`, `--failures FILE`. The reference is looked up at
@@ -47,13 +48,20 @@ case "$mode" in
     BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/differential"
     exec "$BIN" --oracle "$ORACLE" --cases 20000 --seed 11 "$@"
     ;;
+  --replay)
+    cargo build -q -p apc-core --example differential
+    BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/differential"
+    replay=()
+    for d in "$@"; do replay+=(--replay "$d"); done
+    exec "$BIN" --oracle "$ORACLE" --batch 2000 "${replay[@]}"
+    ;;
   --long)
     cargo build -q --release -p apc-core --example differential
     BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/differential"
     exec "$BIN" --oracle "$ORACLE" --cases 5000000 --seed 20261130 --batch 20000 "$@"
     ;;
   *)
-    echo "usage: scripts/differential.sh --short|--long [runner options]" >&2
+    echo "usage: scripts/differential.sh --short|--long [runner options] | --replay DIR..." >&2
     exit 2
     ;;
 esac

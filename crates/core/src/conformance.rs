@@ -81,12 +81,20 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
         "parseApcManifest" => {
             let raw = arg(0).unwrap_or(&Value::Null);
             match manifest::parse_apc_manifest_from(raw, arg(1).and_then(Value::as_str)) {
+                // The reference writes the origin it was given into the detail (`${origin}`).
+                Err(manifest::ManifestError::WrongOrigin { .. })
+                    if js::to_string_throws(arg(1)) =>
+                {
+                    return Err(throws("cannot convert object to primitive value"))
+                }
                 Ok(m) => json!({ "ok": true, "manifest": m }),
                 Err(e) => json!({ "ok": false, "error": e.code(), "detail": e.to_string() }),
             }
         }
         "declaresMcpUrl" => declares_mcp_url(arg(0), arg(1))?,
-        "directOnlyNote" | "couldNotCheckNote" | "revokedAnswer" if js::to_string_throws(arg(0)) => {
+        "directOnlyNote" | "couldNotCheckNote" | "revokedAnswer"
+            if js::to_string_throws(arg(0)) =>
+        {
             return Err(throws("cannot convert object to primitive value"))
         }
         "directOnlyNote" => Value::String(manifest::direct_only_note(&js::to_string(arg(0)))),

@@ -488,7 +488,10 @@ mod tests {
         assert_eq!(locale_compare("A", "b"), std::cmp::Ordering::Less);
         assert_eq!(locale_compare("\u{e9}", "f"), std::cmp::Ordering::Less);
         // Canonically equivalent strings are equal, as in V8.
-        assert_eq!(locale_compare("e\u{301}", "\u{e9}"), std::cmp::Ordering::Equal);
+        assert_eq!(
+            locale_compare("e\u{301}", "\u{e9}"),
+            std::cmp::Ordering::Equal
+        );
     }
 
     /// `param_key_order` is `locale_compare` on every key of up to three characters of

@@ -171,7 +171,14 @@ pub async fn pair(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Re
     })();
     hub.tickets.finish(&ticket, result.is_ok());
     let pairing = result?;
-    Ok((StatusCode::CREATED, Json(PairResponse { pairing, focus: None })).into_response())
+    Ok((
+        StatusCode::CREATED,
+        Json(PairResponse {
+            pairing,
+            focus: None,
+        }),
+    )
+        .into_response())
 }
 
 /// `GET /page/pair?ticket=…` → 200 `TicketPreview`: which agent a live ticket or code is for, so the
