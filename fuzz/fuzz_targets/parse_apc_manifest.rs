@@ -11,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (origin, file) = text.split_once('\n').unwrap_or(("https://app.example", text));
+    let (origin, file) = text
+        .split_once('\n')
+        .unwrap_or(("https://app.example", text));
     let Ok(raw) = serde_json::from_str::<Value>(file) else {
         return;
     };
@@ -21,7 +23,12 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(m.origin, origin);
     assert!(m.mcp.path.starts_with('/') && m.mcp.path.ends_with('/'));
     if m.offers(ApcRole::Direct) {
-        let connect = m.direct.as_ref().expect("a direct app has a connect page").connect.clone();
+        let connect = m
+            .direct
+            .as_ref()
+            .expect("a direct app has a connect page")
+            .connect
+            .clone();
         assert!(url_on_origin(&connect, origin).is_some());
     }
     let _ = declares_mcp_url(&m, &format!("{}{}g_1", m.origin, m.mcp.path));

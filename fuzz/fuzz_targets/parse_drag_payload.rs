@@ -16,7 +16,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(p.v, 1);
     assert!(is_agent_handle(&p.agent));
     if let Some(hub) = &p.hub {
-        assert_eq!(bare_origin(hub).as_deref(), Some(hub.as_str()), "a hub is its own origin");
+        assert_eq!(
+            bare_origin(hub).as_deref(),
+            Some(hub.as_str()),
+            "a hub is its own origin"
+        );
     }
     if let Some(ticket) = &p.ticket {
         assert!(is_ticket(ticket) && p.hub.is_some());

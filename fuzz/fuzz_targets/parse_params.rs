@@ -20,7 +20,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(is_param_key(key), "{key:?}");
         match value {
             KeyValue::One(t) => assert!(is_token(t)),
-            KeyValue::Many(ts) => assert!(!ts.is_empty() && ts.len() <= 20 && ts.iter().all(|t| is_token(t))),
+            KeyValue::Many(ts) => {
+                assert!(!ts.is_empty() && ts.len() <= 20 && ts.iter().all(|t| is_token(t)))
+            }
         }
     }
     let again: Value = serde_json::from_str(&text).expect("JSON reads back");

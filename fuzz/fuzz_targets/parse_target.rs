@@ -29,7 +29,13 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(back.as_ref(), Some(&t), "through its DOM attributes");
     if let Some(params) = &t.params {
         let mut reversed = t.clone();
-        reversed.params = Some(params.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect());
+        reversed.params = Some(
+            params
+                .iter()
+                .rev()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        );
         assert_eq!(canonical_target(&reversed), canonical_target(&t));
     }
 });

@@ -5,8 +5,8 @@
 #![no_main]
 use std::collections::BTreeMap;
 
-use apc_content::{build_reading, Anchor, Node, Observation, Point, Selection};
 use apc_content::observation::Style;
+use apc_content::{build_reading, Anchor, Node, Observation, Point, Selection};
 use apc_core::page_link::{How, READING_MAX_BYTES};
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -16,15 +16,48 @@ const TAGS: &[&str] = &[
     "pre", "nav", "aside", "footer", "header", "script", "style", "template", "td", "table", "b",
 ];
 const TEXT: &[&str] = &[
-    "a", "word", " ", "  ", "\u{a0}", "\u{a0}\u{a0}", "\n", "\t", "é", "日本", "😀", "\u{200b}",
-    "e\u{301}", "\u{2028}", "Lorem ipsum dolor sit amet, ", ".", "\u{feff}", "ß", "\r\n",
+    "a",
+    "word",
+    " ",
+    "  ",
+    "\u{a0}",
+    "\u{a0}\u{a0}",
+    "\n",
+    "\t",
+    "é",
+    "日本",
+    "😀",
+    "\u{200b}",
+    "e\u{301}",
+    "\u{2028}",
+    "Lorem ipsum dolor sit amet, ",
+    ".",
+    "\u{feff}",
+    "ß",
+    "\r\n",
 ];
-const DISPLAY: &[&str] = &["block", "inline", "none", "contents", "table-cell", "inline flex", "list-item"];
+const DISPLAY: &[&str] = &[
+    "block",
+    "inline",
+    "none",
+    "contents",
+    "table-cell",
+    "inline flex",
+    "list-item",
+];
 const ATTRS: &[(&str, &str)] = &[
-    ("id", "comments"), ("class", "comment"), ("role", "heading"), ("aria-level", "2"),
-    ("hidden", ""), ("data-focus", "customer:c1"), ("data-focus-part", "seats"),
-    ("data-focus-params", "{\"m\":\"2026-03\"}"), ("lang", "en"), ("aria-hidden", "true"),
-    ("href", "https://example.com/x"), ("class", "related"),
+    ("id", "comments"),
+    ("class", "comment"),
+    ("role", "heading"),
+    ("aria-level", "2"),
+    ("hidden", ""),
+    ("data-focus", "customer:c1"),
+    ("data-focus-part", "seats"),
+    ("data-focus-params", "{\"m\":\"2026-03\"}"),
+    ("lang", "en"),
+    ("aria-hidden", "true"),
+    ("href", "https://example.com/x"),
+    ("class", "related"),
 ];
 
 fn text(u: &mut Unstructured) -> Result<String> {
@@ -43,7 +76,10 @@ fn node(u: &mut Unstructured, nodes: &mut Vec<Node>, depth: u32) -> Result<u32> 
         nodes[at].text = Some(text(u)?);
         return Ok(at as u32);
     }
-    let mut n = Node { tag: Some((*u.choose(TAGS)?).to_owned()), ..Node::default() };
+    let mut n = Node {
+        tag: Some((*u.choose(TAGS)?).to_owned()),
+        ..Node::default()
+    };
     let mut attrs = BTreeMap::new();
     for _ in 0..u.int_in_range(0..=2)? {
         let (k, v) = u.choose(ATTRS)?;
@@ -52,9 +88,21 @@ fn node(u: &mut Unstructured, nodes: &mut Vec<Node>, depth: u32) -> Result<u32> 
     n.attrs = attrs;
     if u.ratio(1, 2)? {
         n.style = Some(Style {
-            display: if u.arbitrary()? { Some((*u.choose(DISPLAY)?).to_owned()) } else { None },
-            visibility: if u.ratio(1, 8)? { Some("hidden".into()) } else { None },
-            white_space: if u.ratio(1, 6)? { Some((*u.choose(&["pre", "pre-wrap", "pre-line"])?).into()) } else { None },
+            display: if u.arbitrary()? {
+                Some((*u.choose(DISPLAY)?).to_owned())
+            } else {
+                None
+            },
+            visibility: if u.ratio(1, 8)? {
+                Some("hidden".into())
+            } else {
+                None
+            },
+            white_space: if u.ratio(1, 6)? {
+                Some((*u.choose(&["pre", "pre-wrap", "pre-line"])?).into())
+            } else {
+                None
+            },
             content_visibility: None,
             opacity0: u.ratio(1, 12)?,
             font0: u.ratio(1, 12)?,
@@ -74,7 +122,10 @@ fn node(u: &mut Unstructured, nodes: &mut Vec<Node>, depth: u32) -> Result<u32> 
 }
 
 fn anchor(u: &mut Unstructured, len: usize) -> Result<Anchor> {
-    Ok(Anchor { node: u.int_in_range(0..=len as u32)?, offset: u.int_in_range(0..=40)? })
+    Ok(Anchor {
+        node: u.int_in_range(0..=len as u32)?,
+        offset: u.int_in_range(0..=40)?,
+    })
 }
 
 fn observation(u: &mut Unstructured) -> Result<Observation> {
@@ -84,17 +135,37 @@ fn observation(u: &mut Unstructured) -> Result<Observation> {
     let len = nodes.len();
     Ok(Observation {
         v: 1,
-        url: (*u.choose(&["https://example.com/a", "http://x.example/?q=é#f", "https://[::1]:8443/"])?).into(),
+        url: (*u.choose(&[
+            "https://example.com/a",
+            "http://x.example/?q=é#f",
+            "https://[::1]:8443/",
+        ])?)
+        .into(),
         title: text(u)?,
-        lang: if u.arbitrary()? { Some((*u.choose(&["en", "de-CH", "x", "", "en_US"])?).into()) } else { None },
+        lang: if u.arbitrary()? {
+            Some((*u.choose(&["en", "de-CH", "x", "", "en_US"])?).into())
+        } else {
+            None
+        },
         how,
         root: 0,
         nodes,
         point: Some(Point {
-            caret: if u.arbitrary()? { Some(anchor(u, len)?) } else { None },
-            element: if u.arbitrary()? { Some(u.int_in_range(0..=len as u32)?) } else { None },
+            caret: if u.arbitrary()? {
+                Some(anchor(u, len)?)
+            } else {
+                None
+            },
+            element: if u.arbitrary()? {
+                Some(u.int_in_range(0..=len as u32)?)
+            } else {
+                None
+            },
         }),
-        selection: Some(Selection { start: anchor(u, len)?, end: anchor(u, len)? }),
+        selection: Some(Selection {
+            start: anchor(u, len)?,
+            end: anchor(u, len)?,
+        }),
         truncated: u.arbitrary()?,
     })
 }
