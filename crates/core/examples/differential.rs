@@ -1506,6 +1506,12 @@ fn strings_in(v: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// What the reference should answer a probe of `known_difference`, if the url crate is right.
+enum Probe {
+    Href(String),
+    Parses(bool),
+}
+
 /// Why a disagreement is not the core's: `idna` (a host character of `IDNA_SKEW`), `han` (a
 /// Han key sorted by `canonicalTarget`), or `url-parser` (node's WHATWG URL parser and the url
 /// crate read a string of the case differently: asked of the reference with `urlOnOrigin`).
@@ -1550,14 +1556,26 @@ fn known_difference(
         });
         ask.push_str(&case_line("urlOnOrigin", vec![json!(s), json!(origin)]));
         ask.push('\n');
-        expect.push(json!({ "out": href.map(|u| u.as_str().to_owned()) }).to_string());
+        expect.push(Probe::Href(
+            json!({ "out": href.map(|u| u.as_str().to_owned()) }).to_string(),
+        ));
+        // Whether `new URL(s)` parses at all, whatever the origin: a manifest naming `s` as its
+        // origin says "origin is not an origin" (with nothing after) only when it does not.
+        let probe = json!({"name": "N", "standard": "0.5.0", "origin": s, "profiles": ["dock"],
+            "mcp": {"path": "/"}});
+        ask.push_str(&case_line("parseApcManifest", vec![probe, json!("probe:")]));
+        ask.push('\n');
+        expect.push(Probe::Parses(url::Url::parse(s).is_ok()));
     }
     send.send(ask).ok()?;
     let mut differs = false;
     for want in expect {
         let mut line = String::new();
         from_oracle.read_line(&mut line).ok()?;
-        differs |= line.trim_end() != want;
+        differs |= match want {
+            Probe::Href(href) => line.trim_end() != href,
+            Probe::Parses(ok) => ok == line.contains("\"origin is not an origin\""),
+        };
     }
     differs.then_some("url-parser")
 }

@@ -352,29 +352,37 @@ pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool 
         && !rest.split('/').any(|s| s == "." || s == "..")
 }
 
-/// Whether a URL's path, as sent, has a segment like a Windows drive letter (`j:`, `j|`) with a
-/// `..` segment after it. The url crate (2.5) keeps `j:/` where the URL standard pops it for an
+/// Whether resolving a URL's path, as sent, pops a segment like a Windows drive letter (`j:`,
+/// `j|`) on a `..`. The url crate (2.5) keeps `j:/` there where the URL standard pops it for an
 /// http(s) URL, so `https://app.example/mcp/j:/../../admin` would read as under `/mcp/` while a
 /// server (and the reference) routes it to `/admin`. Such a URL is refused (found by the
-/// differential run, issue 11).
+/// differential run, issue 11). The path is walked as the URL parser walks it: after the scheme
+/// and the authority, segments split at `/` and `\`, tabs and newlines dropped.
 fn drive_letter_then_dots(raw: &str) -> bool {
     let cleaned: String = raw
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
     let before_query = cleaned.split(['?', '#']).next().unwrap_or("");
-    let mut seen_drive = false;
-    for segment in before_query.split(['/', '\\']) {
-        let b = segment.as_bytes();
-        if b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|') {
-            seen_drive = true;
-        } else if seen_drive
-            && matches!(
-                segment.to_ascii_lowercase().as_str(),
-                ".." | ".%2e" | "%2e." | "%2e%2e"
-            )
-        {
-            return true;
+    let after_scheme = before_query.split_once(':').map_or("", |(_, rest)| rest);
+    let authority_and_path = after_scheme.trim_start_matches(['/', '\\']);
+    let path = authority_and_path
+        .find(['/', '\\'])
+        .map_or("", |i| &authority_and_path[i..]);
+    let is_drive = |s: &str| {
+        let b = s.as_bytes();
+        b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|')
+    };
+    let mut stack: Vec<&str> = Vec::new();
+    for segment in path.split(['/', '\\']).skip(1) {
+        match segment.to_ascii_lowercase().as_str() {
+            ".." | ".%2e" | "%2e." | "%2e%2e" => {
+                if stack.pop().is_some_and(is_drive) {
+                    return true;
+                }
+            }
+            "." | "%2e" => {}
+            _ => stack.push(segment),
         }
     }
     false
