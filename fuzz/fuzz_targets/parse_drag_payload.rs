@@ -25,6 +25,10 @@ fuzz_target!(|data: &[u8]| {
     if let Some(ticket) = &p.ticket {
         assert!(is_ticket(ticket) && p.hub.is_some());
     }
-    let again = parse_drag_payload(&serde_json::to_string(&p).expect("JSON")).expect("reads back");
-    assert_eq!(again, p);
+    // A hub's origin is its normalized (IDNA) form, which can be longer than what was dropped:
+    // a payload near the cap may not read back under it, and that is all that may differ.
+    let text = serde_json::to_string(&p).expect("JSON");
+    if text.len() <= DRAG_PAYLOAD_MAX_BYTES {
+        assert_eq!(parse_drag_payload(&text).as_ref(), Ok(&p));
+    }
 });
