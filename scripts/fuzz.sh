@@ -6,6 +6,7 @@
 #
 #   scripts/fuzz.sh --short            # every target ~12 s: a quick pass for the test command
 #   scripts/fuzz.sh --long [TARGET..]  # 10,000,000 executions per target, one target at a time
+#   FUZZ_SECONDS=600 scripts/fuzz.sh --long ...  # and at most that long per target
 #
 # Seeds: fuzz/corpus/<target> (committed, small). New inputs go to target/fuzz-corpus/<target>;
 # a crash is written to fuzz/artifacts/<target>/ and fails the run. Then the corpus of
@@ -33,7 +34,7 @@ cargo fuzz build "${FLAGS[@]}" >/dev/null
 
 case "$mode" in
   --short) LIMIT=(-max_total_time=12) ;;
-  --long) LIMIT=(-runs=10000000) ;;
+  --long) LIMIT=(-runs=10000000 ${FUZZ_SECONDS:+-max_total_time=$FUZZ_SECONDS}) ;;
   *) echo "usage: scripts/fuzz.sh --short|--long [target...]" >&2; exit 2 ;;
 esac
 
