@@ -382,5 +382,11 @@ add("parseApcManifest", m({ origin: "http://app.example" }), { toString: {} });
 // A drive-letter-like segment before ".." must not hide a walk out of mcp.path.
 add("declaresMcpUrl", man, "https://app.example/mcp/j:/../../admin");
 add("declaresMcpUrl", man, "https://app.example/mcp/x/J|/../../../admin/x");
+// mcp.path's `.length` is an array's length (or undefined) when the path is no string.
+add("declaresMcpUrl", { origin: "https://a.example", mcp: { path: [null] } }, "HTTPS://a.example");
+add("declaresMcpUrl", { origin: "https://a.example", mcp: { path: [""] } }, "https://a.example/x");
+add("declaresMcpUrl", { origin: O, mcp: { path: 5 } }, "https://app.example/5/x");
+add("declaresMcpUrl", man, ["https://app.example/mcp/"]);
+add("declaresMcpUrl", man, ["https://app.example/mcp/a"]);
 
 for (const c of cases) console.log(JSON.stringify(c));
