@@ -29,7 +29,11 @@ fuzz_target!(|data: &[u8]| {
             .expect("a direct app has a connect page")
             .connect
             .clone();
-        assert!(url_on_origin(&connect, origin).is_some());
+        // The connect page is the URL's href, which percent-encoding can make longer than the
+        // 2,048 characters `url_on_origin` reads (as in the reference): checked under that.
+        if apc_core::js::utf16_len(&connect) <= 2048 {
+            assert!(url_on_origin(&connect, origin).is_some());
+        }
     }
     let _ = declares_mcp_url(&m, &format!("{}{}g_1", m.origin, m.mcp.path));
     let _ = declares_mcp_url(&m, file);
