@@ -1245,7 +1245,9 @@ fn replay_cases(paths: &[String]) -> Vec<(&'static str, String)> {
             .iter()
             .copied()
             .find(|f| *f == name && *f != "dragPayload");
-        if let (Some(name), Some(Value::Array(_)) | None) = (known, v.get("args")) {
+        // A line with no `args` list is the runner's protocol, not the standard: the reference
+        // throws on spreading it, the runner calls with no arguments. Only real calls compare.
+        if let (Some(name), Some(Value::Array(_))) = (known, v.get("args")) {
             out.push((name, serde_json::to_string(&v).unwrap_or_default()));
         }
     }
