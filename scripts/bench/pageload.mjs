@@ -2,13 +2,16 @@
 //
 // Page-load cost of the extension. Serves a small page and a heavy one (5,000 paragraphs, ~30,000
 // elements) on 127.0.0.1 and loads each, interleaved and repeated, in headless Chromium with:
-//   none   no extension at all
-//   empty  an extension that declares one empty content script (all http/https, document_start)
-//   ours   the built extension (dist/extension)
-// and, with --explore, variants that isolate where the cost comes from. Prints a markdown section:
-// the median `load` event time (navigation timing: loadEventStart) per variant and page, and its
-// ratio to `none`.
-//   node scripts/bench/pageload.mjs [--runs N] [--explore] [--json]
+//   none        no extension at all
+//   empty       an extension that declares one empty content script (all http/https, document_start)
+//   empty-idle  the same at document_idle (the manifest's run_at before it moved to document_start)
+//   ours        the built extension (dist/extension)
+// --explore adds variants that locate the cost (host permissions only, document_end, MAIN world,
+// scripting.registerContentScripts); --cold loads the heavy page once per fresh browser instead.
+// Prints a markdown section: the median `load` event time (navigation timing loadEventStart) per
+// variant and page, its ratio to `none`, and the renderer main-thread time Chromium's trace gives to
+// injecting each extension's content script (ScriptInjection::InjectJs).
+//   node scripts/bench/pageload.mjs [--runs N] [--explore | --cold] [--only a,b] [--json]
 import { createServer } from 'node:http';
 import { mkdtemp, rm, mkdir, writeFile, cp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +25,7 @@ const CHROMIUM = process.env.APC_CHROMIUM ?? '/usr/bin/chromium';
 const argv = process.argv.slice(2);
 const RUNS = Number(argv[argv.indexOf('--runs') + 1]) || 15;
 const EXPLORE = argv.includes('--explore');
+const COLD = argv.includes('--cold');
 const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',') : null;
 
 function smallPage() {
@@ -75,12 +79,12 @@ async function variants(work) {
   const list = [
     { name: 'none', dir: null },
     { name: 'empty', dir: await makeExtension(path.join(work, 'empty'), cs(), { 'c.js': '' }) },
+    { name: 'empty-idle', dir: await makeExtension(path.join(work, 'idle'), cs({ run_at: 'document_idle' }), { 'c.js': '' }) },
     { name: 'ours', dir: DIST },
   ];
   if (!EXPLORE) return list;
   list.push(
     { name: 'hostperm-only', dir: await makeExtension(path.join(work, 'hp'), { host_permissions: ALL }) },
-    { name: 'empty-idle', dir: await makeExtension(path.join(work, 'idle'), cs({ run_at: 'document_idle' }), { 'c.js': '' }) },
     { name: 'empty-end', dir: await makeExtension(path.join(work, 'end'), cs({ run_at: 'document_end' }), { 'c.js': '' }) },
     { name: 'empty-main', dir: await makeExtension(path.join(work, 'main'), cs({ world: 'MAIN' }), { 'c.js': '' }) },
     {
@@ -101,7 +105,7 @@ async function variants(work) {
   return list;
 }
 
-async function launch(dir) {
+async function launch(dir, { settle = true } = {}) {
   const userDataDir = await mkdtemp(path.join(tmpdir(), 'apc-pageload-'));
   const args = [
     '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -110,7 +114,7 @@ async function launch(dir) {
   if (dir) args.push(`--disable-extensions-except=${dir}`, `--load-extension=${dir}`);
   else args.push('--disable-extensions');
   const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args });
-  if (dir) {
+  if (dir && settle) {
     // The extension is loaded once its service worker (if any) is up; give it a moment to register.
     await new Promise((r) => setTimeout(r, 1500));
   }
@@ -137,6 +141,47 @@ async function measure(context, url) {
   }
 }
 
+/**
+ * Renderer main-thread time of the content-script injection on one traced load of `url`: the sum of
+ * ScriptInjection::InjectJs (compiling and running the script in its world) and of
+ * DidCreateScriptContext (setting up the isolated world), in ms, median of a few loads.
+ */
+async function injectionCost(context, url, loads = 5) {
+  const inject = [];
+  const worlds = [];
+  for (let i = 0; i < loads; i++) {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const events = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['extensions', 'navigation', 'toplevel', '__metadata'] } });
+    await page.goto(url, { waitUntil: 'load' });
+    await cdp.send('Tracing.end');
+    await done;
+    await page.close();
+    const threads = {};
+    for (const e of events) if (e.name === 'thread_name') threads[`${e.pid}:${e.tid}`] = e.args.name;
+    const sum = (re) => events
+      .filter((e) => e.ph === 'X' && re.test(e.name) && threads[`${e.pid}:${e.tid}`] === 'CrRendererMain')
+      .reduce((t, e) => t + (e.dur ?? 0) / 1000, 0);
+    inject.push(sum(/^ScriptInjection::InjectJs$/));
+    worlds.push(sum(/^RenderFrameImpl::DidCreateScriptContext$/));
+  }
+  return { inject: median(inject), worlds: median(worlds) };
+}
+
+function reportInjection(injection) {
+  const rows = Object.entries(injection);
+  if (!rows.length) return;
+  const out = ['', 'Renderer main-thread time of content-script injection on the heavy page (Chromium trace, median of 5 ' +
+    'loads): `ScriptInjection::InjectJs` (compile and run the script), and `DidCreateScriptContext` (every script ' +
+    'context the page gets, its own included).', '',
+    '| variant | InjectJs (ms) | DidCreateScriptContext (ms) |', '|---|---:|---:|'];
+  for (const [name, c] of rows) out.push(`| ${name} | ${c.inject.toFixed(2)} | ${c.worlds.toFixed(2)} |`);
+  console.log(out.join('\n'));
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -155,6 +200,7 @@ async function main() {
       throw new Error('no built extension in dist/extension: run scripts/build-extension.sh');
     }
   }
+  if (COLD) return cold(list, site, work);
   const browsers = [];
   try {
     for (const v of list) browsers.push({ ...v, ...(await launch(v.dir)) });
@@ -176,7 +222,10 @@ async function main() {
       }
     }
     if (argv.includes('--json')) console.log(JSON.stringify(results));
+    const injection = {};
+    for (const b of browsers) if (b.dir) injection[b.name] = await injectionCost(b.context, `${site.origin}/heavy`);
     report(browsers.map((b) => b.name), pages, results, elements);
+    reportInjection(injection);
   } finally {
     for (const b of browsers) await b.close().catch(() => {});
     site.close();
@@ -184,15 +233,45 @@ async function main() {
   }
 }
 
-function report(names, pages, results, elements) {
+// A first page right after the browser starts: a fresh profile per load, navigating as soon as the
+// browser is up, so the extension's own start (service worker, WASM) overlaps the page's load.
+async function cold(list, site, work) {
+  const results = {};
+  const elements = {};
+  const pages = ['heavy'];
+  for (const v of list) results[`${v.name}/heavy`] = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      for (let i = 0; i < list.length; i++) {
+        const v = list[(i + run) % list.length];
+        const b = await launch(v.dir, { settle: false });
+        try {
+          const m = await measure(b.context, `${site.origin}/heavy`);
+          results[`${v.name}/heavy`].push(m);
+          elements.heavy = m.elements;
+        } finally {
+          await b.close();
+        }
+      }
+    }
+  } finally {
+    site.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  report(list.map((v) => v.name), pages, results, elements, 'first page after browser start');
+}
+
+function report(names, pages, results, elements, mode = null) {
   const f = (x) => (x == null ? '–' : x.toFixed(0));
   const out = [];
-  out.push('## Page load (Chromium)', '');
+  out.push(mode ? `### Page load (Chromium, ${mode})` : '## Page load (Chromium)', '');
   out.push(`Headless Chromium (${CHROMIUM}), pages served on 127.0.0.1, ${RUNS} interleaved runs per cell ` +
     `(order rotating), median \`load\` event time (navigation timing \`loadEventStart\`, ms) and its ratio to ` +
-    `no extension. Small page: ${elements.small} elements; heavy page: 5,000 paragraphs, ${elements.heavy} elements.`, '');
-  out.push('| variant | page | load p50 (ms) | ratio of p50s | p50 of paired ratios | min–max (ms) | DOMContentLoaded p50 | FCP p50 |');
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|');
+    `no extension. ` + (elements.small ? `Small page: ${elements.small} elements; ` : '') +
+    `heavy page: 5,000 paragraphs, ${elements.heavy} elements.` +
+    (mode ? ' Each load in a fresh browser and profile, navigating as soon as the browser is up.' : ''), '');
+  out.push('| variant | page | load p50 (ms) | ratio of p50s | p50 of paired ratios | min–max (ms) | DOMContentLoaded p50 | load − DOMContentLoaded p50 | FCP p50 |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const p of pages) {
     const base = median(results[`none/${p}`].map((m) => m.load));
     for (const n of names) {
@@ -204,7 +283,7 @@ function report(names, pages, results, elements) {
       // of a shared machine.
       const paired = median(loads.map((x, i) => x / results[`none/${p}`][i].load));
       out.push(`| ${n} | ${p} | ${f(med)} | ${(med / base).toFixed(2)} | ${paired.toFixed(2)} | ${f(Math.min(...loads))}–${f(Math.max(...loads))} | ` +
-        `${f(median(ms.map((m) => m.dcl)))} | ${fcps.length ? f(median(fcps)) : '–'} |`);
+        `${f(median(ms.map((m) => m.dcl)))} | ${f(median(ms.map((m) => m.load - m.dcl)))} | ${fcps.length ? f(median(fcps)) : '–'} |`);
     }
   }
   console.log(out.join('\n'));
