@@ -3,7 +3,7 @@
 Page-load cost of the extension in Firefox ESR, the same measure as pageload.mjs for Chromium: the
 `load` event time (navigation timing loadEventStart) of a small page and of a heavy one (5,000
 paragraphs) served on 127.0.0.1, with no extension, with an empty extension declaring one empty
-content script (document_start, all http/https pages) and with ours (dist/extension), interleaved,
+content script (document_start, all http/https pages), the same at document_idle, and with ours (dist/extension), interleaved,
 RUNS times each. Prints a markdown section on stdout. Figures only; asserts nothing.
   .venv/bin/python scripts/bench/pageload_firefox.py [runs]
 """
@@ -68,12 +68,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def empty_extension(directory):
+def empty_extension(directory, run_at="document_start"):
     directory.mkdir(parents=True, exist_ok=True)
     manifest = {
         "manifest_version": 3, "name": "bench", "version": "1.0",
         "host_permissions": ["http://*/*", "https://*/*"],
-        "content_scripts": [{"matches": ["http://*/*", "https://*/*"], "js": ["c.js"], "run_at": "document_start"}],
+        "content_scripts": [{"matches": ["http://*/*", "https://*/*"], "js": ["c.js"], "run_at": run_at}],
         "browser_specific_settings": {"gecko": {"id": "pageload-bench@apc-extension.org"}},
     }
     (directory / "manifest.json").write_text(json.dumps(manifest))
@@ -107,7 +107,12 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     work = pathlib.Path(tempfile.mkdtemp(prefix="apc-pageload-ff-"))
-    variants = [("none", None), ("empty", empty_extension(work / "empty")), ("ours", DIST)]
+    variants = [
+        ("none", None),
+        ("empty", empty_extension(work / "empty")),
+        ("empty-idle", empty_extension(work / "idle", "document_idle")),
+        ("ours", DIST),
+    ]
     drivers = []
     try:
         for name, ext in variants:
