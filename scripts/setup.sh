@@ -15,6 +15,12 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 command -v firefox-esr >/dev/null || need_apt+=(firefox-esr)
 command -v jq >/dev/null || need_apt+=(jq)
+# The real-input suites: a virtual X display and real mouse and keyboard events on it.
+command -v Xvfb >/dev/null || need_apt+=(xvfb)
+command -v xdotool >/dev/null || need_apt+=(xdotool)
+# package.sh: reproducible archives (strip-nondeterminism is not needed: zip -X with fixed times).
+command -v zip >/dev/null || need_apt+=(zip)
+command -v unzip >/dev/null || need_apt+=(unzip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   say "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -30,6 +36,13 @@ fi
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   cargo install -q wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+fi
+
+# wasm-pack drives the WASM build (build-extension.sh); it runs offline with the wasm-bindgen above
+# on PATH and npm binaryen's wasm-opt. Built from crates.io (npm's wasm-pack downloads a binary).
+if ! command -v wasm-pack >/dev/null; then
+  say "cargo install wasm-pack"
+  cargo install -q wasm-pack --version "=0.14.0"
 fi
 
 if ! command -v geckodriver >/dev/null; then
