@@ -42,7 +42,7 @@ fi
 # on PATH and npm binaryen's wasm-opt. Built from crates.io (npm's wasm-pack downloads a binary).
 if ! command -v wasm-pack >/dev/null; then
   say "cargo install wasm-pack"
-  cargo install -q wasm-pack --version "=0.14.0"
+  cargo install -q wasm-pack --version "=0.15.1"
 fi
 
 if ! command -v geckodriver >/dev/null; then
