@@ -126,4 +126,3 @@ def test_the_chrome_package_asks_only_for_what_it_uses_each_justified_in_the_rea
         assert re.search(rf"^\| `{permission}` \|.+\|", readme, re.M), f"README does not justify {permission}"
     for host in chrome.get("host_permissions", []):
         assert re.search(rf"^\| `{re.escape(host)}` \|.+\|", readme, re.M), f"README does not justify {host}"
-    assert set(chrome).isdisjoint({"optional_permissions", "web_accessible_resources"}) or True
