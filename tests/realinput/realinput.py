@@ -1,0 +1,322 @@
+"""A person's real mouse and keyboard, for both browsers: a virtual X display (Xvfb), the browsers in
+windows on it (Firefox ESR through geckodriver, Chromium through chromedriver, both headful), and
+xdotool pressing, moving and typing through the X server, so every event the page and the browser
+see is trusted, exactly as from a person's hands.
+
+The browsers run the store packages (scripts/package.sh): Firefox installs the .xpi as a temporary
+add-on, Chromium loads the .zip unpacked. Screen coordinates of an element are the viewport's
+screen offset plus its client rect; the offset is measured with the real pointer (a move into the
+window, and the trusted mousemove's screenX - clientX), so no browser chrome is guessed.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import time
+import zipfile
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+DIST = REPO_ROOT / "dist"
+FIREFOX = os.environ.get("APC_FIREFOX", "/usr/bin/firefox-esr")
+CHROMIUM = os.environ.get("APC_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("APC_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
+GECKODRIVER = os.environ.get("APC_GECKODRIVER") or shutil.which("geckodriver") or str(
+    pathlib.Path.home() / ".cargo" / "bin" / "geckodriver")
+FIREFOX_UUID = "0b7c3f1e-2d4a-4e6b-9a8c-1f2e3d4c5b6a"
+SCREEN = (1600, 1000)
+# What a person waits for at most before calling a step broken (polled, never slept).
+STEP_S = 20
+
+os.environ.setdefault("SE_OFFLINE", "true")
+
+
+# ---- The display and the hands -------------------------------------------------------------------
+
+
+class Display:
+    """Xvfb on a free display number (it picks one and tells us through -displayfd)."""
+
+    def __init__(self):
+        if not shutil.which("Xvfb") or not shutil.which("xdotool"):
+            pytest.fail("Xvfb and xdotool are needed: run scripts/setup.sh")
+        read, write = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
+            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        os.close(write)
+        number = b""
+        deadline = time.monotonic() + 30
+        while not number.endswith(b"\n") and time.monotonic() < deadline:
+            chunk = os.read(read, 16)
+            if not chunk:
+                break
+            number += chunk
+        os.close(read)
+        if not number.strip():
+            self.proc.kill()
+            pytest.fail("Xvfb did not start")
+        self.name = f":{number.decode().strip()}"
+
+    def env(self):
+        return dict(os.environ, DISPLAY=self.name)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Hands:
+    """xdotool on the display: the person's mouse and keyboard."""
+
+    def __init__(self, display):
+        self.env = display.env()
+
+    def _do(self, *args):
+        subprocess.run(["xdotool", *map(str, args)], env=self.env, check=True, timeout=30)
+
+    def move(self, x, y):
+        self._do("mousemove", "--sync", int(round(x)), int(round(y)))
+
+    def press(self, button=1):
+        self._do("mousedown", button)
+
+    def release(self, button=1):
+        self._do("mouseup", button)
+
+    def click(self, x, y, button=1):
+        self.move(x, y)
+        time.sleep(0.05)
+        self._do("click", button)
+
+    def key(self, *chords):
+        for chord in chords:
+            self._do("key", "--clearmodifiers", chord)
+            time.sleep(0.05)
+
+    def type(self, text):
+        self._do("type", "--delay", 40, text)
+
+    def drag(self, start, end, steps=12, pause=0.08, hold=0.5):
+        """Press on `start`, hold (a mark mints its ticket when pressed), move in small steps, release
+        on `end`: the pace of a person's hand, which gives a trusted dragstart and drop."""
+        sx, sy = start
+        ex, ey = end
+        self.move(sx, sy)
+        time.sleep(0.1)
+        self.press()
+        time.sleep(hold)
+        # A few short moves first: the drag starts in the source window.
+        for i in range(1, 4):
+            self.move(sx + 3 * i, sy + 2 * i)
+            time.sleep(pause)
+        for i in range(1, steps + 1):
+            self.move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
+            time.sleep(pause)
+        self.move(ex + 1, ey)
+        time.sleep(pause)
+        self.move(ex, ey)
+        time.sleep(0.2)
+        self.release()
+
+    def window_ids(self, name):
+        run = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name], env=self.env,
+                             capture_output=True, text=True, timeout=30)
+        return [w for w in run.stdout.split() if w]
+
+    def focus_window(self, name):
+        """Keyboard focus to the top window whose title contains `name` (as a click on it would)."""
+        ids = self.window_ids(name)
+        if not ids:
+            pytest.fail(f"no window titled like {name!r}")
+        self._do("windowraise", ids[-1])
+        self._do("windowfocus", "--sync", ids[-1])
+
+
+# ---- The packages, unpacked where a browser needs it ------------------------------------------------
+
+
+def packages():
+    version = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())["version"]
+    chrome, firefox = DIST / f"apc-page-{version}-chrome.zip", DIST / f"apc-page-{version}-firefox.xpi"
+    for p in (chrome, firefox):
+        if not p.exists():
+            pytest.fail(f"no {p.name}: run scripts/package.sh first")
+    return chrome, firefox
+
+
+def unpacked(zip_path):
+    target = pathlib.Path(tempfile.mkdtemp(prefix="apc-chrome-package-"))
+    with zipfile.ZipFile(zip_path) as z:
+        z.extractall(target)
+    return target
+
+
+def chromium_extension_id(path):
+    """The id Chromium gives an unpacked extension: from the SHA-256 of its absolute path, a-p."""
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:32]
+    return "".join(chr(ord("a") + int(c, 16)) for c in digest)
+
+
+# ---- The browsers -------------------------------------------------------------------------------------
+
+
+class Browser:
+    """One browser with the extension, on the display. `url(path)` is a page of the extension."""
+
+    name = ""
+
+    def __init__(self, driver, base, env):
+        self.driver = driver
+        self.base = base
+        self.env = env
+
+    def url(self, path):
+        return f"{self.base}/{path.lstrip('/')}"
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except Exception:  # noqa: BLE001 - the browser may be gone already
+            pass
+
+
+def launch_firefox(display, xpi, prefs=None):
+    from selenium.webdriver.firefox.options import Options
+    from selenium.webdriver.firefox.service import Service
+
+    with zipfile.ZipFile(xpi) as z:
+        gecko_id = json.loads(z.read("manifest.json"))["browser_specific_settings"]["gecko"]["id"]
+    options = Options()
+    options.binary_location = FIREFOX
+    options.set_preference("extensions.webextensions.uuids", json.dumps({gecko_id: FIREFOX_UUID}))
+    # A person's Firefox: no first-run pages, windows where the test puts them.
+    options.set_preference("browser.shell.checkDefaultBrowser", False)
+    options.set_preference("browser.startup.homepage_override.mstone", "ignore")
+    options.set_preference("ui.popup.disable_autohide", False)
+    for name, value in (prefs or {}).items():
+        options.set_preference(name, value)
+    service = Service(executable_path=GECKODRIVER, service_args=["--allow-system-access"], env=display.env())
+    driver = webdriver.Firefox(options=options, service=service)
+    try:
+        driver.install_addon(str(xpi), temporary=True)
+    except Exception:
+        driver.quit()
+        raise
+    browser = Browser(driver, f"moz-extension://{FIREFOX_UUID}", display.env())
+    browser.name = "firefox"
+    return browser
+
+
+def launch_chromium(display, zip_path, args=()):
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    ext = unpacked(zip_path)
+    profile = tempfile.mkdtemp(prefix="apc-chromium-profile-")
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in (f"--user-data-dir={profile}", f"--load-extension={ext}", f"--disable-extensions-except={ext}",
+                "--no-sandbox", "--no-first-run", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--password-store=basic", *args):
+        options.add_argument(arg)
+    # chromedriver would turn extensions off; the person's browser has them.
+    options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+    service = Service(executable_path=CHROMEDRIVER, env=display.env())
+    driver = webdriver.Chrome(options=options, service=service)
+    browser = Browser(driver, f"chrome-extension://{chromium_extension_id(ext)}", display.env())
+    browser.name = "chromium"
+    browser.cleanup_dirs = [ext, profile]
+    return browser
+
+
+# ---- Windows, coordinates, waiting ------------------------------------------------------------------
+
+
+def until(driver, condition, message, timeout=STEP_S, detail=None):
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    except TimeoutException:
+        pytest.fail(f"{message} (after {timeout} s)" + (f": {detail()}" if detail else ""))
+
+
+def place(driver, x, y, width, height):
+    driver.set_window_rect(x=x, y=y, width=width, height=height)
+
+
+TRACK_POINTER = """
+if (!window.__apcPointer) {
+  window.__apcPointer = { offset: null };
+  addEventListener('mousemove', (e) => {
+    if (e.isTrusted) window.__apcPointer.offset = [e.screenX - e.clientX, e.screenY - e.clientY];
+  }, true);
+}
+"""
+
+
+def viewport_offset(browser, hands):
+    """Where the current window's viewport starts on the screen, measured with the real pointer."""
+    d = browser.driver
+    d.execute_script(TRACK_POINTER + "window.__apcPointer.offset = null;")
+    x, y, w, h = (d.execute_script("return [screenX, screenY, outerWidth, outerHeight]"))
+    inner_w, inner_h = d.execute_script("return [innerWidth, innerHeight]")
+    # A point surely inside the viewport: near the bottom middle of the window.
+    probe = (x + w / 2, y + h - min(inner_h, h) / 2)
+    for dx in (0, 7, 14):
+        hands.move(probe[0] + dx, probe[1])
+        time.sleep(0.1)
+        offset = d.execute_script("return window.__apcPointer.offset")
+        if offset:
+            return offset
+    pytest.fail(f"{browser.name}: the pointer never reached the page at {probe}")
+
+
+def element_point(browser, hands, selector, where="center", offset=None):
+    """Screen coordinates of a point of the first element matching `selector` (its first line of
+    text for `where="text"`)."""
+    offset = offset or viewport_offset(browser, hands)
+    rect = browser.driver.execute_script(
+        """
+        const el = document.querySelector(arguments[0]);
+        if (!el) return null;
+        el.scrollIntoView({ block: 'center' });
+        const r = arguments[1] === 'text' && el.firstChild
+          ? (() => { const g = document.createRange(); g.selectNodeContents(el); return g.getClientRects()[0]; })()
+          : el.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height];
+        """,
+        selector, where,
+    )
+    if not rect:
+        pytest.fail(f"no {selector} on {browser.driver.current_url}")
+    left, top, width, height = rect
+    x = left + (min(width / 2, 40) if where == "text" else width / 2)
+    return offset[0] + x, offset[1] + top + height / 2
+
+
+def screenshot(browser, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64decode(browser.driver.get_screenshot_as_base64()))
+
+
+def screen_shot(display, path):
+    """The whole X screen (native menus and windows included), as PNG, if ImageMagick is there."""
+    if not shutil.which("import"):
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["import", "-window", "root", str(path)], env=display.env(), check=False, timeout=30)
+    return path.exists()
