@@ -186,3 +186,134 @@ def test_a_second_drop_pins_without_asking(world):
         "a consent window opened for a pairing that exists"
     world.browser.driver.switch_to.window(world.page.handle)
     world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-pointed.png"))
+
+
+def select_with_the_mouse(world, selector):
+    """A triple click on `selector`'s text selects its paragraph; gives the selected text."""
+    point = element_point(world.page, world.hands, selector, "text")
+    world.hands.move(*point)
+    time.sleep(0.6)  # apart from any click before, so these three count as one triple click
+    world.hands._do("click", "--repeat", "3", "--delay", "90", 1)
+    text = poll(lambda: world.page.run("return getSelection().toString().trim()"), "the triple click selected nothing")
+    return point, text
+
+
+# The browser's own context menu on a selection, read from the bottom (screenshots in
+# docs/screenshots/realinput-*-menu.png): Firefox puts the extension's entry last; Chromium puts
+# it above "Inspect".
+MENU_KEYS = {"firefox": ["Up", "Return"], "chromium": ["Up", "Up", "Return"]}
+
+
+def test_the_context_menu_by_a_real_right_click_chosen_by_keyboard(world, display):
+    needs(world, "paired")
+    world.open(world.site.url("/article.html"))
+    point, expected = select_with_the_mouse(world, "h1")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    world.hands.click(*point, button=3)
+    time.sleep(0.8)  # the menu opening; what follows are the person's keys on it
+    from realinput import screen_shot
+    screen_shot(display, SHOTS / f"realinput-{world.kind}-menu.png")
+    world.hands.key(*MENU_KEYS[world.kind])
+    _, reading = read_focus(world, waiting)
+    assert reading["pointed"]["how"] == "selection"
+    assert reading["pointed"]["text"] == expected == "Guide"
+    world.shared["chosen"] = True
+
+
+def test_a_selection_and_the_real_alt_shift_p_chord(world):
+    needs(world, "chosen")
+    world.open(world.site.url("/article.html"))
+    _, expected = select_with_the_mouse(world, "main p:nth-of-type(2)")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    world.hands.key("alt+shift+p")
+    _, reading = read_focus(world, waiting)
+    assert reading["pointed"]["how"] == "command"
+    assert reading["pointed"]["text"] == expected
+
+
+def test_data_focus_targets_of_the_dropped_on_element(world):
+    needs(world, "paired")
+    world.open(world.site.url("/focus-targets.html"))
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    drag_mark_onto(world, "#figure")
+    _, reading = read_focus(world, waiting)
+    assert reading["pointed"]["targets"] == [
+        {"kind": "figure", "id": None, "part": None, "params": {"month": "2026-03", "region": ["north", "south"]}},
+        {"kind": "invoice", "id": "inv_2026_7", "part": None, "params": None},
+    ]
+
+
+def test_a_native_drops_page_is_left_alone(world):
+    needs(world, "paired")
+    world.open(world.site.url("/native-drops.html"))
+    # The app's own drop handling, as an APC app that takes drops itself has it.
+    world.page.run("""
+      window.__apcDrops = 0;
+      const ours = (e) => [...e.dataTransfer.types].includes('application/x-apc-agent');
+      addEventListener('dragover', (e) => { if (ours(e)) e.preventDefault(); });
+      addEventListener('drop', (e) => { if (ours(e)) { e.preventDefault(); window.__apcDrops += 1; } });
+    """)
+    nothing_reaches_the_agent(world, lambda: drag_mark_onto(world, "#p"))
+    assert world.page.run("return window.__apcDrops") == 1, "the page's own drop handler did not get the drop"
+    assert find_window(world.browser, "/consent/", world.known_windows()) is None
+
+
+def test_a_direct_only_app_is_answered_domain_first_and_nothing_pinned(world):
+    needs(world, "paired")
+    app = Site(apcJson="direct-only", appName="Signals")
+    try:
+        world.open(app.url("/article.html"))
+        nothing_reaches_the_agent(world, lambda: drag_mark_onto(world, "#target-para"))
+        world.browser.driver.switch_to.window(world.page.handle)
+        world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-direct-only.png"))
+        assert find_window(world.browser, "/consent/", world.known_windows()) is None
+    finally:
+        app.close()
+
+
+def test_a_strict_csp_page(world):
+    needs(world, "paired")
+    strict = Site(headers={"content-security-policy": "script-src 'self'"})
+    try:
+        world.open(strict.url("/csp.html"))
+        expected = visible_text(world, "#p")
+        waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+        drag_mark_onto(world, "#p")
+        _, reading = read_focus(world, waiting)
+        assert reading["pointed"]["text"] == expected
+    finally:
+        strict.close()
+
+
+def test_revoke_in_the_popup_with_the_hub_down_holds_and_reaches_the_hub_once_it_is_back(world):
+    needs(world, "paired")
+    world.open(world.site.url("/article.html"))
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    drag_mark_onto(world, "#target-para")
+    focus, _ = read_focus(world, waiting)
+    world.agent.close()
+    port, data_dir = world.hub.port, world.hub.data_dir
+    world.hub.halt()
+
+    world.open(world.browser.url("popup/popup.html"))
+    poll(lambda: world.page.run("return document.body.dataset.state") == "ready", "the popup is not ready")
+    row = "#pairings > li[data-pairing-id]"
+    poll(lambda: world.page.run("return document.querySelector(arguments[0])?.dataset.hubState", row) == "unreachable",
+         "the popup does not say the hub is unreachable")
+    revoke = f"{row} button[data-action=revoke]"
+    world.hands.click(*element_point(world.page, world.hands, revoke))
+    poll(lambda: world.page.run("return document.querySelector(arguments[0])?.dataset.confirming", revoke) == "true",
+         "the first click on Revoke did not ask to confirm")
+    world.hands.click(*element_point(world.page, world.hands, revoke))
+    poll(lambda: world.page.run("const g = document.querySelector('#give-backs'); return g && !g.hidden"),
+         "the popup does not show the revoke waiting for the hub")
+    world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-give-back.png"))
+
+    world.hub = Hub(data_dir=data_dir, listen=f"127.0.0.1:{port}")
+    world.hub.own_dir = True
+    world.browser.driver.refresh()
+    poll(lambda: world.page.run("const g = document.querySelector('#give-backs'); return !!g && g.hidden"),
+         "the revoke never reached the hub once it was back", timeout=45)
+    world.agent = Agent(world.hub.agents()[0]["mcp_url"])
+    is_error, gone = world.agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
+    assert is_error and gone["error"] == "reading_unknown", gone
