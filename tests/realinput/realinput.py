@@ -236,7 +236,7 @@ def launch_firefox(display, xpi, prefs=None):
     return browser
 
 
-def launch_chromium(display, zip_path, args=()):
+def launch_chromium(display, zip_path, args=(), env=None):
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
@@ -253,7 +253,7 @@ def launch_chromium(display, zip_path, args=()):
     options.add_experimental_option("excludeSwitches", ["disable-extensions", "enable-automation"])
     # Windows the extension opens (its consent window) are of type "app" for chromedriver.
     options.add_experimental_option("windowTypes", ["app", "webview", "other"])
-    service = Service(executable_path=CHROMEDRIVER, env=display.env())
+    service = Service(executable_path=CHROMEDRIVER, env=dict(display.env(), **(env or {})))
     driver = webdriver.Chrome(options=options, service=service)
     browser = Browser(driver, f"chrome-extension://{chromium_extension_id(ext)}", display.env())
     browser.name = "chromium"
