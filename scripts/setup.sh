@@ -18,6 +18,11 @@ command -v jq >/dev/null || need_apt+=(jq)
 # The real-input suites: a virtual X display and real mouse and keyboard events on it.
 command -v Xvfb >/dev/null || need_apt+=(xvfb)
 command -v xdotool >/dev/null || need_apt+=(xdotool)
+# A window manager on that display: Chromium finds a drag's target window through its stacking list.
+command -v openbox >/dev/null || need_apt+=(openbox)
+# The browsers in German, for the localization test (extension i18n follows the browser's language).
+[ -e /usr/lib/chromium/locales/de.pak ] || need_apt+=(chromium-l10n)
+ls /usr/lib/firefox-esr/browser/extensions/langpack-de@* >/dev/null 2>&1 || need_apt+=(firefox-esr-l10n-de)
 # package.sh: reproducible archives (strip-nondeterminism is not needed: zip -X with fixed times).
 command -v zip >/dev/null || need_apt+=(zip)
 command -v unzip >/dev/null || need_apt+=(unzip)
@@ -25,7 +30,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   say "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
