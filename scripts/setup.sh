@@ -20,6 +20,8 @@ command -v Xvfb >/dev/null || need_apt+=(xvfb)
 command -v xdotool >/dev/null || need_apt+=(xdotool)
 # A window manager on that display: Chromium finds a drag's target window through its stacking list.
 command -v openbox >/dev/null || need_apt+=(openbox)
+# Screenshots of the whole screen (native menus, several windows) for the README's pictures.
+command -v import >/dev/null || need_apt+=(imagemagick)
 # The browsers in German, for the localization test (extension i18n follows the browser's language).
 [ -e /usr/lib/chromium/locales/de.pak ] || need_apt+=(chromium-l10n)
 ls /usr/lib/firefox-esr/browser/extensions/langpack-de@* >/dev/null 2>&1 || need_apt+=(firefox-esr-l10n-de)

@@ -4,7 +4,6 @@ and the in-page note speak German, from extension/_locales/de.
 """
 
 import json
-import pathlib
 import re
 import time
 

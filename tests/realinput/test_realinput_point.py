@@ -13,14 +13,13 @@ browser run in order, each going on from where the one before left the browser a
 
 import json
 import os
-import pathlib
 import time
 
 import pytest
 
 from apc_live import Agent, Hub
-from realinput import (REPO_ROOT, STEP_S, Site, WindowView, element_point, find_window, launch_chromium, launch_firefox,
-                       packages, place, poll, viewport_offset, wait_for_window)
+from realinput import (REPO_ROOT, Site, WindowView, element_point, find_window, launch_chromium, launch_firefox,
+                       packages, place, poll, screen_shot, wait_for_window)
 
 # Screenshots of what the person sees: tests/artifacts/ always, docs/screenshots/ with
 # APC_SCREENSHOTS=1 (to refresh the README's pictures).
@@ -134,12 +133,8 @@ def answer_consent(world, allow=True):
     shown = consent.run(
         "return { hub: document.querySelector('#consent-hub').innerText,"
         " agent: document.querySelector('#consent-agent').innerText }")
-    if world.kind == "firefox" or os.environ.get("APC_SCREENSHOTS") == "1":
-        try:
-            world.browser.driver.switch_to.window(consent.handle)
-            world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-consent.png"))
-        except Exception:  # noqa: BLE001 - chromedriver cannot shoot a window it does not list
-            pass
+    # The whole screen: the page, the dock beside it and the consent window over them.
+    screen_shot(world.display, SHOTS / f"realinput-{world.kind}-consent.png")
     world.hands.click(*element_point(consent, world.hands, button))
     # The window answers: it says how it went, or closes itself.
     def answered():
@@ -184,8 +179,8 @@ def test_a_second_drop_pins_without_asking(world):
     assert reading["pointed"]["text"] == expected
     assert find_window(world.browser, "/consent/", world.known_windows()) is None, \
         "a consent window opened for a pairing that exists"
-    world.browser.driver.switch_to.window(world.page.handle)
-    world.browser.driver.save_screenshot(str(SHOTS / f"realinput-{world.kind}-pointed.png"))
+    time.sleep(0.5)  # the note appearing, for the picture only
+    screen_shot(world.display, SHOTS / f"realinput-{world.kind}-pointed.png")
 
 
 def select_with_the_mouse(world, selector):
@@ -195,6 +190,9 @@ def select_with_the_mouse(world, selector):
     time.sleep(0.6)  # apart from any click before, so these three count as one triple click
     world.hands._do("click", "--repeat", "3", "--delay", "90", 1)
     text = poll(lambda: world.page.run("return getSelection().toString().trim()"), "the triple click selected nothing")
+    # The keys that follow go to the window that has the keyboard: the one just clicked in.
+    poll(lambda: world.page.run("return document.hasFocus()"), "the page clicked in does not have the keyboard focus",
+         detail=lambda: world.page.run("return [document.visibilityState, document.activeElement?.tagName]"))
     return point, text
 
 
@@ -211,7 +209,6 @@ def test_the_context_menu_by_a_real_right_click_chosen_by_keyboard(world, displa
     waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
     world.hands.click(*point, button=3)
     time.sleep(0.8)  # the menu opening; what follows are the person's keys on it
-    from realinput import screen_shot
     screen_shot(display, SHOTS / f"realinput-{world.kind}-menu.png")
     world.hands.key(*MENU_KEYS[world.kind])
     _, reading = read_focus(world, waiting)
