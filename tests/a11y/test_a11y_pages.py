@@ -6,6 +6,7 @@ under Xvfb) pairs with the dock's code from the popup, allows in the consent win
 The keyboard path never clicks: focus moves with Tab, buttons are pressed with Return.
 """
 
+import json
 import pathlib
 import sys
 import time
@@ -15,9 +16,9 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "realinput"), str(HERE.parent / "browser")]
 
-from apc_live import Hub  # noqa: E402
-from realinput import (REPO_ROOT, Display, Hands, WindowView, launch_chromium, launch_firefox,  # noqa: E402
-                       packages, place, poll, wait_for_window)
+from apc_live import Agent, Hub  # noqa: E402
+from realinput import (REPO_ROOT, CdpView, Display, Hands, Site, WindowView, devtools_pages,  # noqa: E402
+                       element_point, launch_chromium, launch_firefox, packages, place, poll, wait_for_window)
 
 AXE = (REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
 
@@ -123,3 +124,113 @@ def test_the_axe_harness_reports_what_it_finds(setup):
           "<input type=text></main></html>")
     found = {v["id"] for v in axe_violations(view)}
     assert {"image-alt", "label"} <= found, found
+
+
+def pair_by_code(browser, hands, hub):
+    d = browser.driver
+    popup = WindowView(browser, d.current_window_handle)
+    d.get(hub.origin + "/")
+    code = popup.run("return document.querySelector('.ticket-code').textContent.trim()")
+    d.get(browser.url("popup/popup.html"))
+    poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
+    popup.run("document.querySelector('#pair-code-hub').value = arguments[0];"
+              "document.querySelector('#pair-code-code').value = arguments[1];", hub.origin, code)
+    hands.click(*element_point(popup, hands, "#pair-code-submit"))
+    consent = wait_for_window(browser, "/consent/consent.html", {popup.handle})
+    poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
+         "the consent window never showed the request")
+    if not consent.run("return document.hasFocus()"):
+        hands.click(*element_point(consent, hands, "#consent-heading"))
+    poll(lambda: not consent.run("return document.querySelector('#consent-allow').disabled"), "Allow stays disabled")
+    hands.click(*element_point(consent, hands, "#consent-allow"))
+    if browser.name == "firefox":
+        d.switch_to.window(popup.handle)
+    d.get(browser.url("popup/popup.html"))
+    poll(lambda: popup.run("return !!document.querySelector('#pairings > li[data-pairing-id]')"),
+         "no pairing in the popup after Allow")
+
+
+def note_markup(browser):
+    """Chromium: the note's markup (its style and box), read through its closed shadow root over
+    DevTools. Firefox offers no way in from outside."""
+    page = next(t for t in devtools_pages(browser) if "/article.html" in t["url"])
+    view = CdpView(browser, page["webSocketDebuggerUrl"])
+
+    def send(method, params):
+        view.next_id += 1
+        view.ws.send(json.dumps({"id": view.next_id, "method": method, "params": params}))
+        while True:
+            reply = json.loads(view.ws.recv())
+            if reply.get("id") == view.next_id:
+                return reply.get("result", {})
+
+    try:
+        root = send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+        found = []
+
+        def walk(node):
+            if node.get("nodeName") == "APC-PAGE-FEEDBACK":
+                found.extend(node.get("shadowRoots", []))
+            for child in node.get("children", []) + node.get("shadowRoots", []):
+                walk(child)
+
+        walk(root)
+        if not found:
+            return None
+        return "".join(send("DOM.getOuterHTML", {"nodeId": c["nodeId"]})["outerHTML"]
+                       for c in found[0].get("children", []))
+    finally:
+        view.close()
+
+
+def test_the_in_page_note_by_keyboard_and_axe(setup):
+    """The note after a pin: its Undo reached with Tab from the selection and pressed with Return
+    (the agent can no longer read the pin); in Chromium, its markup passes axe-core."""
+    browser, hands, hub = setup
+    pair_by_code(browser, hands, hub)
+    agent = Agent(hub.agents()[0]["mcp_url"])
+    site = Site()
+    try:
+        d = browser.driver
+        d.get(site.url("/article.html"))
+        page = WindowView(browser, d.current_window_handle)
+        point = element_point(page, hands, "h1", "text")
+        hands.move(*point)
+        time.sleep(0.6)
+        hands._do("click", "--repeat", "3", "--delay", "90", 1)
+        poll(lambda: page.run("return getSelection().toString().trim()"), "nothing selected")
+        waiting = agent.call("wait_for_focus", {"timeout_s": 60})
+        chord = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())[
+            "commands"]["point-selection"]["suggested_key"]["default"].lower()
+        hands.key(chord)
+        is_error, result = waiting.result(timeout=70)
+        assert not is_error and result["focus"], result
+        next_args = result["focus"]["next_args"]
+        poll(lambda: page.run("return !!document.querySelector('apc-page-feedback')"), "no note in the page")
+
+        if browser.name == "chromium":
+            markup = poll(lambda: note_markup(browser), "could not read the note")
+            d.get("data:text/html;charset=utf-8,<!doctype html><html lang=en><title>note</title><main>"
+                  + markup.replace("#", "%23") + "</main></html>")
+            assert axe_violations(WindowView(browser, d.current_window_handle)) == [], "axe: the in-page note"
+            # Back to a note to press.
+            d.get(site.url("/article.html"))
+            page = WindowView(browser, d.current_window_handle)
+            hands.move(*element_point(page, hands, "h1", "text"))
+            time.sleep(0.6)
+            hands._do("click", "--repeat", "3", "--delay", "90", 1)
+            waiting = agent.call("wait_for_focus", {"timeout_s": 60})
+            hands.key(chord)
+            is_error, result = waiting.result(timeout=70)
+            assert not is_error and result["focus"], result
+            next_args = result["focus"]["next_args"]
+            poll(lambda: page.run("return !!document.querySelector('apc-page-feedback')"), "no note in the page")
+
+        # Tab on from the selection: past the page's links, the note comes last; its Undo first.
+        tab_to(page, hands, "apc-page-feedback", limit=20)
+        hands.key("Return")
+        poll(lambda: agent.call("page__get_reading", next_args).result(timeout=30)[0],
+             "the pin is still readable after Return on the note's Undo")
+    finally:
+        agent.close()
+        site.close()
