@@ -18,7 +18,7 @@ sys.path[:0] = [str(HERE.parent / "realinput"), str(HERE.parent / "browser")]
 
 from apc_live import Agent, Hub  # noqa: E402
 from realinput import (REPO_ROOT, CdpView, Display, Hands, Site, WindowView, devtools_pages,  # noqa: E402
-                       element_point, launch_chromium, launch_firefox, packages, place, poll, wait_for_window)
+                       element_point, launch_chromium, launch_firefox, packages, place, poll, press_in_consent, wait_for_window)
 
 AXE = (REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
 
@@ -137,12 +137,8 @@ def pair_by_code(browser, hands, hub):
               "document.querySelector('#pair-code-code').value = arguments[1];", hub.origin, code)
     hands.click(*element_point(popup, hands, "#pair-code-submit"))
     consent = wait_for_window(browser, "/consent/consent.html", {popup.handle})
-    poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
-         "the consent window never showed the request")
-    if not consent.run("return document.hasFocus()"):
-        hands.click(*element_point(consent, hands, "#consent-heading"))
-    poll(lambda: not consent.run("return document.querySelector('#consent-allow').disabled"), "Allow stays disabled")
-    hands.click(*element_point(consent, hands, "#consent-allow"))
+    said = press_in_consent(consent, hands)
+    assert "error" not in said.lower(), said
     if browser.name == "firefox":
         d.switch_to.window(popup.handle)
     d.get(browser.url("popup/popup.html"))
@@ -210,7 +206,7 @@ def test_the_in_page_note_by_keyboard_and_axe(setup):
 
         if browser.name == "chromium":
             markup = poll(lambda: note_markup(browser), "could not read the note")
-            d.get("data:text/html;charset=utf-8,<!doctype html><html lang=en><title>note</title><main>"
+            d.get("data:text/html;charset=utf-8,<!doctype html><html lang=en><title>note</title><main><h1>A page</h1>"
                   + markup.replace("#", "%23") + "</main></html>")
             assert axe_violations(WindowView(browser, d.current_window_handle)) == [], "axe: the in-page note"
             # Back to a note to press.

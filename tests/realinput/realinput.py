@@ -486,3 +486,27 @@ class Site:
             self.proc.wait(timeout=10)
         except Exception:  # noqa: BLE001
             self.proc.kill()
+
+
+def press_in_consent(consent, hands, button="#consent-allow"):
+    """The person answers the consent window with the real mouse: it must show the request and
+    have the focus (a click on its heading gives it, as a person's look-and-click does), and the
+    button must be enabled (the window may hold Allow for a moment while visible and focused). Waits
+    until the window reacts: it says how it went, or closes itself. Gives what it said."""
+    poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
+         "the consent window never showed the request")
+    if not consent.run("return document.hasFocus()"):
+        hands.click(*element_point(consent, hands, "#consent-heading"))
+        poll(lambda: consent.run("return document.hasFocus()"), "the consent window did not take the focus")
+    poll(lambda: consent.run("return !document.querySelector(arguments[0]).disabled", button),
+         f"{button} never became enabled")
+    hands.click(*element_point(consent, hands, button))
+
+    def answered():
+        try:
+            return consent.run("return document.querySelector('#consent-result').innerText.trim()"
+                               " || document.querySelector('#consent-error').innerText.trim()")
+        except Exception:  # noqa: BLE001 - the window closed itself
+            return "closed"
+
+    return poll(answered, f"the consent window did not react to a click on {button}")

@@ -11,7 +11,7 @@ import pytest
 
 from apc_live import Hub
 from realinput import (REPO_ROOT, CdpView, Site, WindowView, devtools_pages, element_point, launch_chromium,
-                       launch_firefox, packages, place, poll, screen_shot, wait_for_window)
+                       launch_firefox, packages, place, poll, press_in_consent, screen_shot, wait_for_window)
 
 DE = json.loads((REPO_ROOT / "extension" / "_locales" / "de" / "messages.json").read_text())
 SHOTS = REPO_ROOT / "tests" / "artifacts" / "screenshots"
@@ -73,10 +73,7 @@ def test_popup_and_consent_in_german(german):
     assert consent.run("return document.querySelector('#consent-heading').textContent.trim()") == de("consentTitle")
     assert consent.run("return document.querySelector('#consent-allow').textContent.trim()") == de("consentAllow")
     assert consent.run("return document.querySelector('#consent-deny').textContent.trim()") == de("consentDeny")
-    if not consent.run("return document.hasFocus()"):
-        hands.click(*element_point(consent, hands, "#consent-heading"))
-    poll(lambda: not consent.run("return document.querySelector('#consent-allow').disabled"), "Allow stays disabled")
-    hands.click(*element_point(consent, hands, "#consent-allow"))
+    press_in_consent(consent, hands)
     if browser.name == "firefox":
         d.switch_to.window(popup.handle)
     d.get(browser.url("popup/popup.html"))

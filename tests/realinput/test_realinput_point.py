@@ -19,7 +19,7 @@ import pytest
 
 from apc_live import Agent, Hub
 from realinput import (REPO_ROOT, Site, WindowView, element_point, find_window, launch_chromium, launch_firefox,
-                       packages, place, poll, screen_shot, wait_for_window)
+                       packages, place, poll, press_in_consent, screen_shot, wait_for_window)
 
 # Screenshots of what the person sees: tests/artifacts/ always, docs/screenshots/ with
 # APC_SCREENSHOTS=1 (to refresh the README's pictures).
@@ -123,27 +123,12 @@ def answer_consent(world, allow=True):
     consent = wait_for_window(world.browser, "/consent/consent.html", world.known_windows())
     poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
          "the consent window never showed the request")
-    # A person looks at the window they are asked in: a click on its heading gives it focus.
-    if not consent.run("return document.hasFocus()"):
-        world.hands.click(*element_point(consent, world.hands, "#consent-heading"))
-        poll(lambda: consent.run("return document.hasFocus()"), "the consent window did not take focus")
-    button = "#consent-allow" if allow else "#consent-deny"
-    poll(lambda: consent.run("return !document.querySelector(arguments[0]).disabled", button),
-         f"{button} never became enabled")
     shown = consent.run(
         "return { hub: document.querySelector('#consent-hub').innerText,"
         " agent: document.querySelector('#consent-agent').innerText }")
     # The whole screen: the page, the dock beside it and the consent window over them.
     screen_shot(world.display, SHOTS / f"realinput-{world.kind}-consent.png")
-    world.hands.click(*element_point(consent, world.hands, button))
-    # The window answers: it says how it went, or closes itself.
-    def answered():
-        try:
-            return consent.run("return document.querySelector('#consent-result').innerText.trim()"
-                               " || document.querySelector('#consent-error').innerText.trim()")
-        except Exception:  # noqa: BLE001 - the window closed itself
-            return "closed"
-    said = poll(answered, f"the consent window did not react to a click on {button}")
+    said = press_in_consent(consent, world.hands, "#consent-allow" if allow else "#consent-deny")
     assert "error" not in said.lower(), said
     return shown
 
