@@ -25,7 +25,7 @@ command -v import >/dev/null || need_apt+=(imagemagick)
 # The browsers in German, for the localization test (extension i18n follows the browser's language).
 [ -e /usr/lib/chromium/locales/de.pak ] || need_apt+=(chromium-l10n)
 ls /usr/lib/firefox-esr/browser/extensions/langpack-de@* >/dev/null 2>&1 || need_apt+=(firefox-esr-l10n-de)
-# package.sh: reproducible archives (strip-nondeterminism is not needed: zip -X with fixed times).
+# package.sh writes the store packages with zip (and the tests read them back with unzip).
 command -v zip >/dev/null || need_apt+=(zip)
 command -v unzip >/dev/null || need_apt+=(unzip)
 if [ ${#need_apt[@]} -gt 0 ]; then

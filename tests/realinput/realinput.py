@@ -9,7 +9,6 @@ screen offset plus its client rect; the offset is measured with the real pointer
 window, and the trusted mousemove's screenX - clientX), so no browser chrome is guessed.
 """
 
-import base64
 import hashlib
 import json
 import os
@@ -22,8 +21,6 @@ import zipfile
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.support.ui import WebDriverWait
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 DIST = REPO_ROOT / "dist"
@@ -207,6 +204,8 @@ class Browser:
             self.driver.quit()
         except Exception:  # noqa: BLE001 - the browser may be gone already
             pass
+        for path in getattr(self, "cleanup_dirs", []):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def launch_firefox(display, xpi, prefs=None):
@@ -262,13 +261,6 @@ def launch_chromium(display, zip_path, args=(), env=None):
 
 
 # ---- Windows, coordinates, waiting ------------------------------------------------------------------
-
-
-def until(driver, condition, message, timeout=STEP_S, detail=None):
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
-    except TimeoutException:
-        pytest.fail(f"{message} (after {timeout} s)" + (f": {detail()}" if detail else ""))
 
 
 def place(driver, x, y, width, height):
@@ -433,11 +425,6 @@ def element_point(view, hands, selector, where="center", offset=None):
     left, top, width, height = rect
     x = left + (min(width / 2, 40) if where == "text" else width / 2)
     return offset[0] + x, offset[1] + top + height / 2
-
-
-def screenshot(browser, path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(base64.b64decode(browser.driver.get_screenshot_as_base64()))
 
 
 def screen_shot(display, path):
