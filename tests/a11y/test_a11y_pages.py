@@ -18,7 +18,7 @@ sys.path[:0] = [str(HERE.parent / "realinput"), str(HERE.parent / "browser")]
 
 from apc_live import Agent, Hub  # noqa: E402
 from realinput import (REPO_ROOT, CdpView, Display, Hands, Site, WindowView, devtools_pages,  # noqa: E402
-                       element_point, launch_chromium, launch_firefox, packages, place, poll, press_in_consent, wait_for_window)
+                       element_point, launch_chromium, launch_firefox, packages, place, poll, press_in_consent, wait_for_window, dock_code)
 
 AXE = (REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
 
@@ -75,7 +75,7 @@ def test_popup_consent_and_revoke_by_keyboard_alone_with_no_axe_violations(setup
     assert axe_violations(popup) == [], "axe: the empty popup"
 
     d.get(hub.origin + "/")
-    code = popup.run("return document.querySelector('.ticket-code').textContent.trim()")
+    code = dock_code(popup, hands)
     d.get(browser.url("popup/popup.html"))
     poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
     hands.focus_window("APC Page")
@@ -130,7 +130,7 @@ def pair_by_code(browser, hands, hub):
     d = browser.driver
     popup = WindowView(browser, d.current_window_handle)
     d.get(hub.origin + "/")
-    code = popup.run("return document.querySelector('.ticket-code').textContent.trim()")
+    code = dock_code(popup, hands)
     d.get(browser.url("popup/popup.html"))
     poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
     popup.run("document.querySelector('#pair-code-hub').value = arguments[0];"

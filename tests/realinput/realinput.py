@@ -497,3 +497,20 @@ def press_in_consent(consent, hands, button="#consent-allow"):
             return "closed"
 
     return poll(answered, f"the consent window did not react to a click on {button}")
+
+
+CODE = r"^[0-9A-Z]{4,}(-[0-9A-Z]{4,})+$"
+
+
+def dock_code(dock, hands):
+    """The pairing code the dock page shows for its first agent. A dock that mints codes only on
+    demand shows none until its "New code" button is pressed: the person presses it."""
+    import re
+
+    def shown():
+        text = dock.run("return document.querySelector('.ticket-code')?.textContent.trim() ?? ''")
+        return text if re.match(CODE, text) else None
+
+    if not shown():
+        hands.click(*element_point(dock, hands, ".new-code"))
+    return poll(shown, "the dock page shows no pairing code")

@@ -11,7 +11,7 @@ import pytest
 
 from apc_live import Hub
 from realinput import (REPO_ROOT, CdpView, Site, WindowView, devtools_pages, element_point, launch_chromium,
-                       launch_firefox, packages, place, poll, press_in_consent, screen_shot, wait_for_window)
+                       launch_firefox, packages, place, poll, press_in_consent, screen_shot, wait_for_window, dock_code)
 
 DE = json.loads((REPO_ROOT / "extension" / "_locales" / "de" / "messages.json").read_text())
 SHOTS = REPO_ROOT / "tests" / "artifacts" / "screenshots"
@@ -61,7 +61,7 @@ def test_popup_and_consent_in_german(german):
         == de("menuPointAgent", "default")
 
     d.get(hub.origin + "/")
-    code = popup.run("return document.querySelector('.ticket-code').textContent.trim()")
+    code = dock_code(popup, hands)
     d.get(browser.url("popup/popup.html"))
     poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
     popup.run("document.querySelector('#pair-code-hub').value = arguments[0];"
