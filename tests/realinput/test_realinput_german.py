@@ -110,8 +110,6 @@ def note_text(browser):
     return [t.strip() for t in texts if t.strip()]
 
 
-@pytest.mark.xfail(strict=True, reason="the in-page note's words are still English in crates/background "
-                   "(flows.rs, notes in core), not from _locales: the background's column")
 def test_the_in_page_note_in_german(german):
     browser, hands, hub, site, display = german
     if browser.name == "firefox":
