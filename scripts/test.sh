@@ -20,8 +20,21 @@ trap 'printf "\n==== total %d s (%d min)\n" "$SECONDS" $((SECONDS / 60))' EXIT
 step "setup"
 scripts/setup.sh
 
-step "cargo test (workspace, native)"
+step "cargo fmt --check and clippy (-D warnings)"
+cargo fmt --all -- --check
+cargo clippy --quiet --workspace --all-targets -- -D warnings
+
+step "cargo test (workspace, native; includes the reading's property pass)"
 cargo test --workspace --quiet
+
+step "differential: the core against the standard's JavaScript (short pass, fixed seed)"
+# The reference is the standard's JavaScript beside the checkout (../shared/tools/apc-oracle) or
+# $APC_ORACLE; a checkout without it says so loudly instead of failing on a missing file.
+if [ -n "${APC_ORACLE:-}" ] || [ -f ../shared/tools/apc-oracle/oracle.mjs ] || [ -f /work/shared/tools/apc-oracle/oracle.mjs ]; then
+  scripts/differential.sh --short
+else
+  echo "differential: SKIPPED: the standard's JavaScript (apc-oracle) is not beside this checkout; set APC_ORACLE to run it"
+fi
 
 step "apc-core for wasm32"
 cargo build --quiet -p apc-core -p apc-content --target wasm32-unknown-unknown
