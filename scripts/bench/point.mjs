@@ -4,9 +4,9 @@
 //
 // Point → agent, end to end, on a small page (tests/fixtures/article.html) and a generated heavy page
 // (5,000 paragraphs, ~30,000 elements), interleaved: the agent waits in `wait_for_focus`, a trusted
-// drop of the dock's payload lands on a paragraph, and the time is taken from the drop (the page's
-// last `dragover`, in the page's own clock) to the agent's call returning (in this process's clock;
-// the clocks are compared once per context). Around each drop:
+// drop of the dock's payload lands on a paragraph, and the time is taken from the drop (a main-world
+// `drop` listener, in the page's own clock) to the agent's call returning (in this process's clock;
+// the clocks are compared before each drop). Around each drop:
 //   - in the page (main world): a `longtask` PerformanceObserver (every task of 50 ms or more, the
 //     extension's included: content scripts share the page's main thread) and a 0 ms timer chain
 //     (its longest gap: how long the page could not run anything, any load included);
@@ -344,7 +344,7 @@ try {
   const unpacked = Number(String(execFileSync('du', ['-sb', DIST_EXTENSION])).split('\t')[0]);
 
   // ---- the section -----------------------------------------------------------------------------
-  const chromium = String(execFileSync(CHROMIUM, ['--version'])).trim();
+  const chromium = String(execFileSync(CHROMIUM, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] })).trim();
   const S = pages.small.runs.filter((r) => r.ok);
   const H = pages.heavy.runs.filter((r) => r.ok);
   const failed = pages.small.runs.length + pages.heavy.runs.length - S.length - H.length;
@@ -402,8 +402,8 @@ try {
     `on loopback (temporary data dir), the npm \`@modelcontextprotocol/sdk\` client as the agent, waiting in \`wait_for_focus\`. ` +
     `Trusted drops (CDP \`Input.dispatchDragEvent\`) of the dock's payload on a paragraph of the small page ` +
     `(tests/fixtures/article.html) and on paragraph 2,500 of a generated page of 5,000 paragraphs, ${DROPS} drops each, ` +
-    `interleaved, after one pairing drop and one uncounted drop per page. Point → agent runs from the page's last \`dragover\` ` +
-    `before the drop to the agent's call returning. Stage times come from the bench's own probes (a \`runtime.onMessage\` ` +
+    `interleaved, after one pairing drop and one uncounted drop per page. Point → agent runs from the \`drop\` event in the page ` +
+    `to the agent's call returning (see the notes for the clocks). Stage times come from the bench's own probes (a \`runtime.onMessage\` ` +
     `listener and a \`fetch\` wrapper added to the background worker from outside, a \`longtask\` observer and a timer chain in ` +
     `the page); the product is unchanged. Figures from one run; nothing asserts a time.`);
   out.push('');
