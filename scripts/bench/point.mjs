@@ -229,6 +229,9 @@ try {
       toMessage: msg ? sw2me(msg.at) - drop : NaN,
       messageChars: msg ? msg.chars : NaN,
       background: msg && put ? put.start - msg.at : NaN,
+      // Requests the background waited on between the message and the PUT (their durations summed).
+      before: msg && put ? bench.fetches.filter((f) => f !== put && f.start >= msg.at && f.end != null && f.end <= put.start)
+        .reduce((sum, f) => sum + (f.end - f.start), 0) : NaN,
       put: put && put.end ? put.end - put.start : NaN,
       putBytes: put ? put.bytes : NaN,
       putToAgent: put ? answered - sw2me(put.start) : NaN,
@@ -389,6 +392,7 @@ try {
     row(`Stage, ${label}: drop → \`page.drop\` message at the background (collection, JSON, message), p50 / p95`, `${f0(p50(col(rs, (r) => r.toMessage)))} / ${f0(p95(col(rs, (r) => r.toMessage)))} ms`);
     row(`Stage, ${label}: observation message size, p50`, kib(p50(col(rs, (r) => r.messageChars))));
     row(`Stage, ${label}: background, message → reading's PUT to the hub starts (WASM: parse, reading, JSON; storage), p50 / p95`, `${f0(p50(col(rs, (r) => r.background)))} / ${f0(p95(col(rs, (r) => r.background)))} ms`);
+    row(`Stage, ${label}: of which waiting on other requests before the PUT (the site's apc.json, the hub's grant check), p50 / p95`, `${f0(p50(col(rs, (r) => r.before)))} / ${f0(p95(col(rs, (r) => r.before)))} ms`);
     row(`Stage, ${label}: hub PUT, request → response, p50 / p95 (body p50)`, `${f0(p50(col(rs, (r) => r.put)))} / ${f0(p95(col(rs, (r) => r.put)))} ms (${kib(p50(col(rs, (r) => r.putBytes)))})`);
     row(`Stage, ${label}: PUT starts → the agent's \`wait_for_focus\` returns, p50 / p95`, `${f0(p50(col(rs, (r) => r.putToAgent)))} / ${f0(p95(col(rs, (r) => r.putToAgent)))} ms`);
   }
@@ -445,6 +449,9 @@ try {
     `${f0(p50(col([...S, ...H], (r) => r.helperToDrop)))} ms before that, not counted.`);
   out.push('- A content script runs on the page\'s main thread, so the longtask observer sees the collector\'s tasks; it reports ' +
     'only tasks of 50 ms or more. The timer chain\'s gap also counts the drop events\' dispatch and anything else the renderer did.');
+  out.push('- The drop handler\'s last task holds more than the collector\'s last slice: the observation is serialized ' +
+    '(`JSON.stringify`) and handed to `runtime.sendMessage` (which copies the whole string) in the same task, so the longest task ' +
+    'during a drop can exceed the collector\'s own longest slice above.');
   console.log(out.join('\n'));
 } finally {
   await agent?.close().catch(() => {});
