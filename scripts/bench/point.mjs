@@ -392,7 +392,7 @@ try {
     row(`Stage, ${label}: drop → \`page.drop\` message at the background (collection, JSON, message), p50 / p95`, `${f0(p50(col(rs, (r) => r.toMessage)))} / ${f0(p95(col(rs, (r) => r.toMessage)))} ms`);
     row(`Stage, ${label}: observation message size, p50`, kib(p50(col(rs, (r) => r.messageChars))));
     row(`Stage, ${label}: background, message → reading's PUT to the hub starts (WASM: parse, reading, JSON; storage), p50 / p95`, `${f0(p50(col(rs, (r) => r.background)))} / ${f0(p95(col(rs, (r) => r.background)))} ms`);
-    row(`Stage, ${label}: of which waiting on other requests before the PUT (the site's apc.json, the hub's grant check), p50 / p95`, `${f0(p50(col(rs, (r) => r.before)))} / ${f0(p95(col(rs, (r) => r.before)))} ms`);
+    row(`Stage, ${label}: of which waiting on other requests before the PUT (listed in the notes), p50 / p95`, `${f0(p50(col(rs, (r) => r.before)))} / ${f0(p95(col(rs, (r) => r.before)))} ms`);
     row(`Stage, ${label}: hub PUT, request → response, p50 / p95 (body p50)`, `${f0(p50(col(rs, (r) => r.put)))} / ${f0(p95(col(rs, (r) => r.put)))} ms (${kib(p50(col(rs, (r) => r.putBytes)))})`);
     row(`Stage, ${label}: PUT starts → the agent's \`wait_for_focus\` returns, p50 / p95`, `${f0(p50(col(rs, (r) => r.putToAgent)))} / ${f0(p95(col(rs, (r) => r.putToAgent)))} ms`);
   }
