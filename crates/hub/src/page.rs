@@ -10,6 +10,7 @@ use apc_core::page_link::{
     AgentRef, GrantStatus, How, HubRef, PageLinkError, PageReading, PairRequest, PairResponse,
     Pairing, PinRequest, PinResponse, PinState, TicketPreview, PAGE_APP_ID, READING_MAX_BYTES,
 };
+use apc_core::reading_rules::ReadingError;
 use apc_core::APC_STANDARD_VERSION;
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, Request, State};
@@ -311,10 +312,16 @@ async fn pairing_of(hub: &Hub, headers: &HeaderMap) -> HubResult<PairingRow> {
 }
 
 /// The one rule set for a reading (`apc_core::reading_rules`), the same the extension applies.
+/// A reading over its byte cap is `too_large` (413), as a body over its cap is; any other broken
+/// rule is `invalid_request`.
 fn check_reading(reading: &PageReading) -> HubResult<()> {
-    reading
-        .check()
-        .map_err(|e| HubError::page(PageLinkError::InvalidRequest, format!("{e}.")))
+    reading.check().map_err(|e| {
+        let code = match e {
+            ReadingError::TooLarge("reading") => PageLinkError::TooLarge,
+            _ => PageLinkError::InvalidRequest,
+        };
+        HubError::page(code, format!("{e}."))
+    })
 }
 
 /// `PUT /page/pin` `{ reading, ticket? }` → 200 `{ focus }`; wakes the agent's waits. A drop's pin
