@@ -24,23 +24,25 @@ fi
 data_dir=$(mktemp -d -t apc-hub-conformance.XXXXXX)
 log="$data_dir/hub.log"
 results="$data_dir/results"
-"$APC_HUB_BIN" --listen 127.0.0.1:0 --data-dir "$data_dir/data" >"$log" 2>&1 &
-hub_pid=$!
+hub_pid=""
 cleanup() {
-  kill "$hub_pid" 2>/dev/null || true
-  wait "$hub_pid" 2>/dev/null || true
+  if [ -n "$hub_pid" ]; then
+    kill "$hub_pid" 2>/dev/null || true
+    wait "$hub_pid" 2>/dev/null || true
+  fi
   rm -rf "$data_dir"
 }
 trap cleanup EXIT
 
-origin=""
-for _ in $(seq 1 100); do
-  origin=$(sed -n 's/^apc-hub listening on //p' "$log" | head -n1)
-  [ -n "$origin" ] && break
-  kill -0 "$hub_pid" 2>/dev/null || { echo "hub-conformance: apc-hub did not start:"; cat "$log"; exit 1; }
-  sleep 0.1
-done
-[ -n "$origin" ] || { echo "hub-conformance: apc-hub did not say where it listens:"; cat "$log"; exit 1; }
+# shellcheck source=lib/hub.sh
+. scripts/lib/hub.sh
+start_hub "$log" "$APC_HUB_BIN" --listen 127.0.0.1:0 --data-dir "$data_dir/data" || {
+  hub_pid=${HUB_PID:-}
+  echo "hub-conformance: apc-hub did not start" >&2
+  exit 1
+}
+hub_pid=$HUB_PID
+origin=$HUB_ORIGIN
 
 port=${origin##*:}
 mcp_url=$("$APC_HUB_BIN" agent list --json --data-dir "$data_dir/data" --listen "127.0.0.1:$port" |

@@ -18,17 +18,21 @@ hub_args=(--listen "$listen")
 [ -n "${APC_HUB_DATA:-}" ] && hub_args+=(--data-dir "$APC_HUB_DATA")
 
 log=$(mktemp -t apc-hub.XXXXXX.log)
-"${CARGO_TARGET_DIR:-target}/release/apc-hub" "${hub_args[@]}" > >(tee "$log") 2>&1 &
-hub_pid=$!
-trap 'kill $hub_pid 2>/dev/null || true' EXIT
-
-for _ in $(seq 100); do
-  grep -q '^apc-hub listening on ' "$log" && break
-  kill -0 $hub_pid 2>/dev/null || { echo "apc-hub did not start (see above)"; exit 1; }
-  sleep 0.1
-done
-hub_url=$(sed -n 's/^apc-hub listening on //p' "$log" | head -n1)
-[ -n "$hub_url" ] || { echo "apc-hub did not say where it listens"; exit 1; }
+# shellcheck source=lib/hub.sh
+. scripts/lib/hub.sh
+hub_pid=""
+tail_pid=""
+trap 'kill $hub_pid $tail_pid 2>/dev/null || true' EXIT
+# What the hub says (its MCP URLs) shows here as it says it.
+tail -n +1 -f "$log" &
+tail_pid=$!
+start_hub "$log" "${CARGO_TARGET_DIR:-target}/release/apc-hub" "${hub_args[@]}" || {
+  hub_pid=${HUB_PID:-}
+  echo "apc-hub did not start (see above)"
+  exit 1
+}
+hub_pid=$HUB_PID
+hub_url=$HUB_ORIGIN
 echo
 echo "The dock page is $hub_url/ : drag an agent's mark onto any page text."
 echo "Connect your agent with the MCP URL printed above."

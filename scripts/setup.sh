@@ -15,11 +15,24 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 command -v firefox-esr >/dev/null || need_apt+=(firefox-esr)
 command -v jq >/dev/null || need_apt+=(jq)
+# The real-input suites: a virtual X display and real mouse and keyboard events on it.
+command -v Xvfb >/dev/null || need_apt+=(xvfb)
+command -v xdotool >/dev/null || need_apt+=(xdotool)
+# A window manager on that display: Chromium finds a drag's target window through its stacking list.
+command -v openbox >/dev/null || need_apt+=(openbox)
+# Screenshots of the whole screen (native menus, several windows) for the README's pictures.
+command -v import >/dev/null || need_apt+=(imagemagick)
+# The browsers in German, for the localization test (extension i18n follows the browser's language).
+[ -e /usr/lib/chromium/locales/de.pak ] || need_apt+=(chromium-l10n)
+ls /usr/lib/firefox-esr/browser/extensions/langpack-de@* >/dev/null 2>&1 || need_apt+=(firefox-esr-l10n-de)
+# package.sh writes the store packages with zip (and the tests read them back with unzip).
+command -v zip >/dev/null || need_apt+=(zip)
+command -v unzip >/dev/null || need_apt+=(unzip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   say "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -30,6 +43,13 @@ fi
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   cargo install -q wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+fi
+
+# wasm-pack drives the WASM build (build-extension.sh); it runs offline with the wasm-bindgen above
+# on PATH and npm binaryen's wasm-opt. Built from crates.io (npm's wasm-pack downloads a binary).
+if ! command -v wasm-pack >/dev/null; then
+  say "cargo install wasm-pack"
+  cargo install -q wasm-pack --version "=0.15.1"
 fi
 
 if ! command -v geckodriver >/dev/null; then

@@ -1,18 +1,40 @@
 #!/usr/bin/env bash
-# Runs every test of the project: Rust units and integration, the extension build and its lint,
-# the browser tests in Debian's Chromium and Firefox ESR, the hub with third-party MCP clients.
+# Runs every test of the project: Rust units and integration, the extension build, the store
+# packages and their lint, the browser tests in Debian's Chromium and Firefox ESR (headless, and with
+# a person's real mouse and keyboard under Xvfb against the packages), accessibility, locales, the
+# hub with third-party MCP clients.
 # Installs what is missing first (scripts/setup.sh), so it works on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-step() { printf '\n==== %s\n' "$*"; }
+# Each step says how long the one before it took, and the run ends with the total.
+last=$SECONDS
+step() {
+  [ "$last" = "$SECONDS" ] || printf '==== (%d s)\n' $((SECONDS - last))
+  last=$SECONDS
+  printf '\n==== %s\n' "$*"
+}
+trap 'printf "\n==== total %d s (%d min)\n" "$SECONDS" $((SECONDS / 60))' EXIT
 
 step "setup"
 scripts/setup.sh
 
-step "cargo test (workspace, native)"
+step "cargo fmt --check and clippy (-D warnings)"
+cargo fmt --all -- --check
+cargo clippy --quiet --workspace --all-targets -- -D warnings
+
+step "cargo test (workspace, native; includes the reading's property pass)"
 cargo test --workspace --quiet
+
+step "differential: the core against the standard's JavaScript (short pass, fixed seed)"
+# The reference is the standard's JavaScript beside the checkout (../shared/tools/apc-oracle) or
+# $APC_ORACLE; a checkout without it says so loudly instead of failing on a missing file.
+if [ -n "${APC_ORACLE:-}" ] || [ -f ../shared/tools/apc-oracle/oracle.mjs ] || [ -f /work/shared/tools/apc-oracle/oracle.mjs ]; then
+  scripts/differential.sh --short
+else
+  echo "differential: SKIPPED: the standard's JavaScript (apc-oracle) is not beside this checkout; set APC_ORACLE to run it"
+fi
 
 step "apc-core for wasm32"
 cargo build --quiet -p apc-core -p apc-content --target wasm32-unknown-unknown
@@ -22,13 +44,8 @@ scripts/build-extension.sh
 cargo build --quiet -p apc-hub
 export APC_HUB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/apc-hub"
 
-step "web-ext lint (0 errors)"
-npx web-ext lint --source-dir dist/extension --output json > /tmp/apc-web-ext-lint.json || true
-node -e '
-  const r = JSON.parse(require("fs").readFileSync("/tmp/apc-web-ext-lint.json", "utf8"));
-  for (const m of [...r.errors, ...r.warnings]) console.log(`${m._type}: ${m.code} ${m.file ?? ""}: ${m.message}`);
-  console.log(`web-ext lint: ${r.count} messages, ${r.errors.length} errors, ${r.warnings.length} warnings`);
-  process.exit(r.errors.length ? 1 : 0);'
+step "store packages from that build (web-ext lint --warnings-as-errors on the .xpi)"
+scripts/package.sh --no-build
 
 step "hub: MCP conformance suite"
 scripts/hub-conformance.sh
@@ -37,5 +54,5 @@ step "node --test (Chromium: extension, content script, end to end)"
 mapfile -t node_tests < <(find tests -name '*.test.mjs' -not -path '*/node_modules/*' | sort)
 node --test --test-concurrency=1 "${node_tests[@]}"
 
-step "pytest (Firefox ESR, hub with the PyPI mcp client)"
-.venv/bin/pytest -q tests
+step "pytest (Firefox ESR; real mouse and keyboard in both browsers under Xvfb; a11y; locales; packages; the hub with the PyPI mcp client)"
+.venv/bin/pytest -q -rxs tests

@@ -54,6 +54,10 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
         }
         "focusAttrs" => {
             let t = non_null(0).ok_or_else(|| throws("cannot read properties of target"))?;
+            let field = |k: &str| t.as_object().and_then(|m| m.get(k));
+            if js::to_string_throws(field("kind")) || js::to_string_throws(field("id")) {
+                return Err(throws("cannot convert object to primitive value"));
+            }
             Value::Object(target::focus_attrs_json(t))
         }
         "parseFocusAttrs" => match arg(0) {
@@ -77,11 +81,22 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
         "parseApcManifest" => {
             let raw = arg(0).unwrap_or(&Value::Null);
             match manifest::parse_apc_manifest_from(raw, arg(1).and_then(Value::as_str)) {
+                // The reference writes the origin it was given into the detail (`${origin}`).
+                Err(manifest::ManifestError::WrongOrigin { .. })
+                    if js::to_string_throws(arg(1)) =>
+                {
+                    return Err(throws("cannot convert object to primitive value"))
+                }
                 Ok(m) => json!({ "ok": true, "manifest": m }),
                 Err(e) => json!({ "ok": false, "error": e.code(), "detail": e.to_string() }),
             }
         }
         "declaresMcpUrl" => declares_mcp_url(arg(0), arg(1))?,
+        "directOnlyNote" | "couldNotCheckNote" | "revokedAnswer"
+            if js::to_string_throws(arg(0)) =>
+        {
+            return Err(throws("cannot convert object to primitive value"))
+        }
         "directOnlyNote" => Value::String(manifest::direct_only_note(&js::to_string(arg(0)))),
         "couldNotCheckNote" => {
             Value::String(manifest::could_not_check_note(&js::to_string(arg(0))))
@@ -115,6 +130,10 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
 /// `declaresMcpUrl` over JSON, in the reference's order: the URL is parsed first (a string, or
 /// what `String(value)` gives), then the manifest's origin and path are read.
 fn declares_mcp_url(manifest: Option<&Value>, mcp_url: Option<&Value>) -> Result<Value, CallError> {
+    // `new URL(value)` converts first; a conversion that throws is caught like a bad URL.
+    if js::to_string_throws(mcp_url) {
+        return Ok(Value::Bool(false));
+    }
     let sent = js::to_string(mcp_url);
     let Ok(url) = url::Url::parse(&sent) else {
         return Ok(Value::Bool(false));
@@ -130,18 +149,46 @@ fn declares_mcp_url(manifest: Option<&Value>, mcp_url: Option<&Value>) -> Result
     let mcp = field("mcp")
         .filter(|v| !v.is_null())
         .ok_or_else(|| throws("cannot read properties of mcp"))?;
-    let path = js::to_string(mcp.as_object().and_then(|o| o.get("path")));
+    // `mcp.path` as the reference reads it: `startsWith` converts it to a string, `.length` is a
+    // string's UTF-16 length, an array's length, or undefined (then the comparison is false and
+    // `slice` takes the whole path).
+    let raw_path = mcp.as_object().and_then(|o| o.get("path"));
+    let path = js::to_string(raw_path);
+    let path_len = match raw_path {
+        Some(Value::String(s)) => Some(js::utf16_len(s)),
+        Some(Value::Array(items)) => Some(items.len()),
+        _ => None,
+    };
+    let pathname = url.path();
+    if !pathname.starts_with(&path) || path_len.is_some_and(|l| pathname.len() <= l) {
+        return Ok(Value::Bool(false));
+    }
     if !matches!(mcp_url, Some(Value::String(_))) {
-        if !url.path().starts_with(&path) {
-            return Ok(Value::Bool(false));
-        }
         return Err(throws("mcpUrl.split is not a function"));
     }
-    Ok(Value::Bool(manifest::declares_mcp_url_on(
-        origin.unwrap_or_default(),
-        &path,
-        &sent,
-    )))
+    if matches!(raw_path, Some(Value::String(_))) {
+        return Ok(Value::Bool(manifest::declares_mcp_url_on(
+            origin.unwrap_or_default(),
+            &path,
+            &sent,
+        )));
+    }
+    // A path that is no string (never in a manifest `parse_apc_manifest` accepts): the
+    // reference's remaining checks on what follows it. `pathname` is ASCII.
+    let rest = pathname.get(path_len.unwrap_or(0)..).unwrap_or_default();
+    let encoded = |s: &str| {
+        let lower = s.to_ascii_lowercase();
+        ["%2f", "%5c", "%2e", "%25"]
+            .iter()
+            .any(|e| lower.contains(e))
+    };
+    let sent_path = sent.split(['?', '#']).next().unwrap_or_default();
+    Ok(Value::Bool(
+        !encoded(rest)
+            && !encoded(sent_path)
+            && !rest.contains('\\')
+            && !rest.split('/').any(|s| s == "." || s == ".."),
+    ))
 }
 
 fn to_json<T: serde::Serialize>(v: Option<T>) -> Value {

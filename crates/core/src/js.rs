@@ -224,6 +224,16 @@ pub fn to_string(value: Option<&Value>) -> String {
     }
 }
 
+/// Whether `String(value)` throws: an object with its own `toString` key (never a function in
+/// JSON, so `ToPrimitive` finds no primitive), alone or as an element of an array being joined.
+pub fn to_string_throws(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Object(map)) => map.contains_key("toString"),
+        Some(Value::Array(items)) => items.iter().any(|v| to_string_throws(Some(v))),
+        _ => false,
+    }
+}
+
 /// JavaScript truthiness of a JSON value; `None` is `undefined`.
 pub fn truthy(value: Option<&Value>) -> bool {
     match value {

@@ -332,6 +332,9 @@ pub fn declares_mcp_url(manifest: &ApcManifest, mcp_url: &str) -> bool {
 /// `%5c`, `%2e` or `%25` (any case) in the rest of the parsed path nor in the path as sent
 /// (the parser already removed some encoded dots), no backslash, no `.` or `..` segment.
 pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool {
+    if drive_letter_then_dots(mcp_url) {
+        return false;
+    }
     let Ok(url) = Url::parse(mcp_url) else {
         return false;
     };
@@ -347,6 +350,42 @@ pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool 
         && !has_encoded_escape(sent)
         && !rest.contains('\\')
         && !rest.split('/').any(|s| s == "." || s == "..")
+}
+
+/// Whether resolving a URL's path, as sent, pops a segment like a Windows drive letter (`j:`,
+/// `j|`) on a `..`. The url crate (2.5) keeps `j:/` there where the URL standard pops it for an
+/// http(s) URL, so `https://app.example/mcp/j:/../../admin` would read as under `/mcp/` while a
+/// server (and the reference) routes it to `/admin`. Such a URL is refused (found by the
+/// differential run, issue 11). The path is walked as the URL parser walks it: after the scheme
+/// and the authority, segments split at `/` and `\`, tabs and newlines dropped.
+fn drive_letter_then_dots(raw: &str) -> bool {
+    let cleaned: String = raw
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let before_query = cleaned.split(['?', '#']).next().unwrap_or("");
+    let after_scheme = before_query.split_once(':').map_or("", |(_, rest)| rest);
+    let authority_and_path = after_scheme.trim_start_matches(['/', '\\']);
+    let path = authority_and_path
+        .find(['/', '\\'])
+        .map_or("", |i| &authority_and_path[i..]);
+    let is_drive = |s: &str| {
+        let b = s.as_bytes();
+        b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|')
+    };
+    let mut stack: Vec<&str> = Vec::new();
+    for segment in path.split(['/', '\\']).skip(1) {
+        match segment.to_ascii_lowercase().as_str() {
+            ".." | ".%2e" | "%2e." | "%2e%2e" => {
+                if stack.pop().is_some_and(is_drive) {
+                    return true;
+                }
+            }
+            "." | "%2e" => {}
+            _ => stack.push(segment),
+        }
+    }
+    false
 }
 
 /// A hub's check of a pairing against the app's manifest (0.5.0 "Pairing"): the file must list
@@ -411,6 +450,38 @@ mod tests {
     }
 
     /// 0.5.0 `parseApcManifest`: a valid app file, profiles in the standard's order.
+    /// Issue 11 (differential run): the url crate does not pop a drive-letter-like segment of an
+    /// http(s) path on `..`, so this URL looked declared under `/mcp/` while it is `/admin`.
+    #[test]
+    fn a_drive_letter_segment_cannot_hide_a_walk_out_of_the_mcp_path() {
+        let o = "https://app.example";
+        assert!(!declares_mcp_url_on(
+            o,
+            "/mcp/",
+            "https://app.example/mcp/j:/../../admin"
+        ));
+        assert!(!declares_mcp_url_on(
+            o,
+            "/mcp/",
+            "https://app.example/mcp/x/J|/../../../admin/x"
+        ));
+        assert!(!declares_mcp_url_on(
+            o,
+            "/mcp/",
+            "https://app.example/mcp/j:\\..\\..\\admin"
+        ));
+        assert!(declares_mcp_url_on(
+            o,
+            "/mcp/",
+            "https://app.example/mcp/j:/g_1"
+        ));
+        assert!(declares_mcp_url_on(
+            o,
+            "/mcp/",
+            "https://app.example/mcp/g_1"
+        ));
+    }
+
     #[test]
     fn parses_an_app() {
         let m = parse_apc_manifest(&app(json!(["dock", "direct", "link"])), O).unwrap();

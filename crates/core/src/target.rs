@@ -129,30 +129,66 @@ pub fn parse_target(raw: &Value) -> Option<FocusTarget> {
     })
 }
 
-/// Where a character of a param key sorts under the root collation `localeCompare` uses:
-/// punctuation before digits before letters, letters by their lower case first.
-fn collation_weight(c: char) -> (u32, u32) {
-    const PUNCT: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
-    if let Some(i) = PUNCT.find(c) {
-        return (i as u32, 0);
-    }
-    let base = PUNCT.len() as u32;
-    match c {
-        '0'..='9' => (base + c as u32 - '0' as u32, 0),
-        'a'..='z' => (base + 10 + c as u32 - 'a' as u32, 0),
-        'A'..='Z' => (base + 10 + c as u32 - 'A' as u32, 1),
-        _ => (0x1_0000 + c as u32, 0),
+/// `a.localeCompare(b)` as V8 answers it with no locale or options: ICU's root collation
+/// (CLDR; the `en` locale has no tailoring), tertiary strength, canonically equivalent strings
+/// equal. ICU4X's `icu_collator` holds the same tables, so any two strings compare as in the
+/// reference; the differential run (`scripts/differential.sh`) checks it against V8 itself.
+pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
+    use icu_collator::{options::CollatorOptions, Collator, CollatorBorrowed};
+    use std::sync::OnceLock;
+    static ROOT: OnceLock<Option<CollatorBorrowed<'static>>> = OnceLock::new();
+    let root =
+        ROOT.get_or_init(|| Collator::try_new(Default::default(), CollatorOptions::default()).ok());
+    match root {
+        Some(collator) => collator.compare(a, b),
+        // Compiled data always has the root collation; UTF-16 order is the last resort.
+        None => a.encode_utf16().cmp(b.encode_utf16()),
     }
 }
 
-/// `a.localeCompare(b)` for param keys (`[a-z][a-z0-9_]*`, where `_` sorts before digits and
-/// letters), extended to ASCII by the same root order.
-pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
-    let primary = |s: &str| s.chars().map(|c| collation_weight(c).0).collect::<Vec<_>>();
-    let tertiary = |s: &str| s.chars().map(|c| collation_weight(c).1).collect::<Vec<_>>();
-    primary(a)
-        .cmp(&primary(b))
-        .then_with(|| tertiary(a).cmp(&tertiary(b)))
+/// Where a character of a param key (`[a-z0-9_]`) sorts in the root collation: `_` before the
+/// digits before the letters, each with its own primary weight and no contraction.
+fn param_key_weight(b: u8) -> u8 {
+    match b {
+        b'_' => 0,
+        b'0'..=b'9' => 1 + b - b'0',
+        _ => 11 + b.wrapping_sub(b'a'),
+    }
+}
+
+/// `locale_compare` for two param keys (`is_param_key`), without the collation tables: over
+/// `[a-z0-9_]` the root collation is plain lexicographic order of `param_key_weight`. The test
+/// `param_key_order_is_locale_compare` proves it equal to `locale_compare` on every pair of keys
+/// of up to three characters (and on random longer ones); the differential run checks both
+/// against V8.
+pub fn param_key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(param_key_weight)
+        .cmp(b.bytes().map(param_key_weight))
+}
+
+/// The order `canonicalTarget` sorts any JSON keys in: `param_key_order` when both are param keys,
+/// else the full `locale_compare` (the same order, proven above, with the tables).
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if is_param_key(a) && is_param_key(b) {
+        param_key_order(a, b)
+    } else {
+        locale_compare(a, b)
+    }
+}
+
+/// The order `canonical_target` sorts a target's keys in, without the collation tables (they
+/// would add about 1.2 MB to the extension's WebAssembly): param keys, the only keys a target
+/// `parse_target` accepts can hold, by `param_key_order`, which is `localeCompare` on them; keys
+/// outside the grammar (a `FocusTarget` built by hand) after them, in UTF-16 order. A total order
+/// either way, so the sort is well defined.
+fn target_key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (is_param_key(a), is_param_key(b)) {
+        (true, true) => param_key_order(a, b),
+        (true, false) => std::cmp::Ordering::Less,
+        (false, true) => std::cmp::Ordering::Greater,
+        (false, false) => a.encode_utf16().cmp(b.encode_utf16()),
+    }
 }
 
 /// `Object.entries(value)` of a JSON value: an object's own properties, an array's or a string's
@@ -168,13 +204,34 @@ fn entries(value: &Value) -> Vec<(String, Value)> {
             .enumerate()
             .map(|(i, v)| (i.to_string(), v.clone()))
             .collect(),
-        Value::String(s) => s
-            .chars()
-            .enumerate()
-            .map(|(i, c)| (i.to_string(), Value::String(c.to_string())))
-            .collect(),
+        // A string's entries are its UTF-16 units: see `string_entries_json`.
         _ => Vec::new(),
     }
+}
+
+/// `JSON.stringify(Object.fromEntries(Object.entries(s)))` for a string: one key per UTF-16 unit,
+/// so a character outside the BMP gives its two surrogates, each written as `JSON.stringify`
+/// writes a lone surrogate (`"\ud83d"`).
+fn string_entries_json(s: &str) -> String {
+    let mut out = String::from("{");
+    let mut units = [0u16; 2];
+    let mut i = 0usize;
+    for c in s.chars() {
+        for unit in c.encode_utf16(&mut units).iter() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&format!("\"{i}\":"));
+            if c.len_utf16() == 2 {
+                out.push_str(&format!("\"\\u{unit:04x}\""));
+            } else {
+                out.push_str(&js::stringify(&Value::String(c.to_string())));
+            }
+            i += 1;
+        }
+    }
+    out.push('}');
+    out
 }
 
 /// The canonical string of any JSON target (as `canonical_target`); a non-object names nothing.
@@ -187,9 +244,14 @@ pub fn canonical_target_json(target: &Value) -> String {
             .unwrap_or(Value::Null)
     };
     let params = target.as_object().and_then(|m| m.get("params"));
+    if let Some(Value::String(text)) = params.filter(|p| js::truthy(Some(p))) {
+        let head = js::stringify(&Value::Array(vec![get("kind"), get("id"), get("part")]));
+        let head = head.strip_suffix(']').unwrap_or(&head);
+        return format!("{head},{}]", string_entries_json(text));
+    }
     let params = if js::truthy(params) {
         let mut sorted = entries(params.unwrap_or(&Value::Null));
-        sorted.sort_by(|(a, _), (b, _)| locale_compare(a, b));
+        sorted.sort_by(|(a, _), (b, _)| key_order(a, b));
         Value::Object(sorted.into_iter().collect())
     } else {
         Value::Null
@@ -205,7 +267,23 @@ pub fn canonical_target_json(target: &Value) -> String {
 /// One string per target, whatever the order of its params: `[kind, id, part, params]` as JSON,
 /// params sorted by key.
 pub fn canonical_target(target: &FocusTarget) -> String {
-    canonical_target_json(&serde_json::to_value(target).unwrap_or(Value::Null))
+    let params = target.params.as_ref().map(|params| {
+        let mut sorted: Vec<(&String, &KeyValue)> = params.iter().collect();
+        sorted.sort_by(|(a, _), (b, _)| target_key_order(a, b));
+        Value::Object(
+            sorted
+                .into_iter()
+                .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null)))
+                .collect(),
+        )
+    });
+    let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::String);
+    js::stringify(&Value::Array(vec![
+        Value::String(target.kind.clone()),
+        text(&target.id),
+        text(&target.part),
+        params.unwrap_or(Value::Null),
+    ]))
 }
 
 /// The three DOM attributes a pointable element carries.
@@ -390,6 +468,108 @@ mod tests {
         assert_eq!(
             canonical_target(&a),
             r#"["k",null,null,{"a_":"y","a0":"x","b":"z"}]"#
+        );
+    }
+
+    /// Issue 11: `localeCompare` puts a key that starts with a tab first (in the root collation a
+    /// tab is white space, which sorts before every letter); the hand-made table put it last.
+    #[test]
+    fn a_key_starting_with_a_tab_sorts_as_in_javascript() {
+        let t = json!({"kind": "figure", "id": null, "part": null,
+            "params": {"z": ["b", "a"], "a": "q", "\tk\tk\u{2026}": "x"}});
+        assert_eq!(
+            canonical_target_json(&t),
+            "[\"figure\",null,null,{\"\\tk\\tk\u{2026}\":\"x\",\"a\":\"q\",\"z\":[\"b\",\"a\"]}]"
+        );
+        assert_eq!(locale_compare("\tk", "a"), std::cmp::Ordering::Less);
+        assert_eq!(locale_compare("\ta", "b"), std::cmp::Ordering::Less);
+        // Case is tertiary: "a" < "A" < "b"; accents secondary: "e" < "é" < "f".
+        assert_eq!(locale_compare("a", "A"), std::cmp::Ordering::Less);
+        assert_eq!(locale_compare("A", "b"), std::cmp::Ordering::Less);
+        assert_eq!(locale_compare("\u{e9}", "f"), std::cmp::Ordering::Less);
+        // Canonically equivalent strings are equal, as in V8.
+        assert_eq!(
+            locale_compare("e\u{301}", "\u{e9}"),
+            std::cmp::Ordering::Equal
+        );
+    }
+
+    /// `param_key_order` is `locale_compare` on every key of up to three characters of
+    /// `[a-z0-9_]`: sorted by the small rule, each key is strictly below the next under the full
+    /// collation, and as both are total orders they agree on every pair. Longer keys: random.
+    #[test]
+    fn param_key_order_is_locale_compare() {
+        const CHARS: &[u8] = b"_0123456789abcdefghijklmnopqrstuvwxyz";
+        let mut keys: Vec<String> = Vec::new();
+        for a in CHARS {
+            keys.push((*a as char).to_string());
+            for b in CHARS {
+                keys.push(format!("{}{}", *a as char, *b as char));
+                for c in CHARS {
+                    keys.push(format!("{}{}{}", *a as char, *b as char, *c as char));
+                }
+            }
+        }
+        keys.sort_by(|a, b| param_key_order(a, b));
+        for pair in keys.windows(2) {
+            assert_eq!(
+                locale_compare(&pair[0], &pair[1]),
+                std::cmp::Ordering::Less,
+                "{pair:?}"
+            );
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut key = || {
+            let len = 1 + (seed % 32) as usize;
+            (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    CHARS[(seed % CHARS.len() as u64) as usize] as char
+                })
+                .collect::<String>()
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (key(), key());
+            assert_eq!(param_key_order(&a, &b), locale_compare(&a, &b), "{a} {b}");
+        }
+    }
+
+    /// `canonical_target` (no collation tables) and `canonical_target_json` (the reference's
+    /// `canonicalTarget` on any JSON) give one string for every target `parse_target` accepts.
+    #[test]
+    fn typed_canonical_is_the_json_one() {
+        for raw in [
+            json!({"kind": "k", "id": "i", "params": {"z_z": "a", "z1": "b", "zz": "c", "z": "d", "z_": "e"}}),
+            json!({"kind": "k", "params": {"b": ["x", "y"], "a_": "p", "a0": "q", "a": "r"}, "part": "p:x"}),
+            json!({"kind": "k", "id": "i"}),
+            json!({"kind": "k", "params": {}}),
+        ] {
+            let t = parse_target(&raw).unwrap();
+            let json = serde_json::to_value(&t).unwrap();
+            assert_eq!(canonical_target(&t), canonical_target_json(&json));
+        }
+        // Keys outside the grammar (a hand-built target) still sort, after the param keys.
+        let mut t = parse_target(&json!({"kind": "k", "params": {"b": "x"}})).unwrap();
+        if let Some(p) = t.params.as_mut() {
+            p.insert("\tkey".into(), KeyValue::One("y".into()));
+            p.insert("a".into(), KeyValue::One("z".into()));
+        }
+        assert_eq!(
+            canonical_target(&t),
+            r#"["k",null,null,{"a":"z","b":"x","\tkey":"y"}]"#
+        );
+    }
+
+    /// `Object.entries` of a string gives its UTF-16 units: an astral character is two entries,
+    /// each a lone surrogate, written as `JSON.stringify` writes one.
+    #[test]
+    fn string_params_are_utf16_units() {
+        let t = json!({"kind": "k", "params": "a\u{1F600}\u{e9}"});
+        assert_eq!(
+            canonical_target_json(&t),
+            r#"["k",null,null,{"0":"a","1":"\ud83d","2":"\ude00","3":"é"}]"#
         );
     }
 

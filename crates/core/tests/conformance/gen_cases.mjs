@@ -355,4 +355,38 @@ add("isRevokedAnswer", { error: "revoked", revoked_by: "x", extra: [1] });
 for (const p of ["direct", "dock", "hub", "Direct", "", null, 5]) add("oppositePath", p);
 add("oppositePath");
 
+// ---- found by the differential run (scripts/differential.sh, issue 11) ----
+// localeCompare is ICU's root collation: a tab sorts before letters, accents and case come after
+// the base letter, bidi controls and other format characters are ignored.
+add("canonicalTarget", { kind: "figure", id: null, part: null, params: { z: ["b", "a"], a: "q", "\tk\tk\u2026": "x" } });
+add("canonicalTarget", { kind: "k", id: "i", params: { "éa": "1", eb: "2", Ea: "3", ea: "4", "\u202a09g": "5", dkk: "6", "»z": "7", "\u{1F4A9}a": "8", "%E2": "9", " k": "a" } });
+add("canonicalTarget", { kind: "k", id: "i", params: { "e\u0301": "x", "\u00e9": "y", "\u000bD": "z", b: "w", "𝔘i": "v", "\u{F0000}w": "u" } });
+// A string's entries are its UTF-16 units: an astral character is two lone surrogates.
+add("canonicalTarget", { kind: "k", params: "a\u{1F600}\u{E01EF}b" });
+// Numbers read exactly (correctly rounded) and written as JavaScript writes them.
+add("canonicalTarget", { kind: 6.595719372826452e-153, params: { a: "b" } });
+add("directOnlyNote", 3.119725812915455e-110);
+add("couldNotCheckNote", [1.5420739913948013e-183, 973398745153974293, ["0b11"]]);
+add("revokedAnswer", 5.363755185807745e-91, true);
+add("focusAttrs", { kind: "k", id: "i", params: 2.644675973621636e-159 });
+// String() of an object with its own toString key throws (the key is never a function in JSON).
+add("directOnlyNote", { toString: "constructor", a: 1 });
+add("couldNotCheckNote", ["a", { toString: 1 }]);
+add("revokedAnswer", { toString: null }, "t");
+add("revokedAnswer", "host", { toString: null });
+add("focusAttrs", { kind: { toString: 1 }, id: "x" });
+add("focusAttrs", { kind: "k", id: [{ toString: 1 }] });
+add("declaresMcpUrl", man, [{ toString: 1 }]);
+add("parseApcManifest", base, { toString: null });
+add("parseApcManifest", m({ origin: "http://app.example" }), { toString: {} });
+// A drive-letter-like segment before ".." must not hide a walk out of mcp.path.
+add("declaresMcpUrl", man, "https://app.example/mcp/j:/../../admin");
+add("declaresMcpUrl", man, "https://app.example/mcp/x/J|/../../../admin/x");
+// mcp.path's `.length` is an array's length (or undefined) when the path is no string.
+add("declaresMcpUrl", { origin: "https://a.example", mcp: { path: [null] } }, "HTTPS://a.example");
+add("declaresMcpUrl", { origin: "https://a.example", mcp: { path: [""] } }, "https://a.example/x");
+add("declaresMcpUrl", { origin: O, mcp: { path: 5 } }, "https://app.example/5/x");
+add("declaresMcpUrl", man, ["https://app.example/mcp/"]);
+add("declaresMcpUrl", man, ["https://app.example/mcp/a"]);
+
 for (const c of cases) console.log(JSON.stringify(c));

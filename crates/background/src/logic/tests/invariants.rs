@@ -138,6 +138,7 @@ fn every_js_file_says_why_it_is_js() {
             "consent/consent.js",
             "content/content.js",
             "pages/background-link.js",
+            "popup/host-access.js",
             "popup/popup.js"
         ]
     );
