@@ -336,6 +336,17 @@ async function trustedDrop(t, selector, items) {
 
 const PAYLOAD = JSON.stringify({ v: 1, agent: "ada", hub: "http://127.0.0.1:7777", ticket: "tk_test" });
 
+/** The messages the content script has sent, once there are `count` (the drop's collection runs in
+ * slices after the event, so its message comes a little later). */
+async function sentMessages(t, count) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const sent = await t.inWorld("globalThis.__sent");
+    if (sent.length >= count || Date.now() > deadline) return sent;
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+}
+
 test("wiring: a trusted drop of an agent's mark sends page.drop with the raw payload and an observation", async () => {
   const t = await open("article.html");
   try {
@@ -347,11 +358,13 @@ test("wiring: a trusted drop of an agent's mark sends page.drop with the raw pay
       document.addEventListener("drop", (e) => { e.preventDefault(); window.__pageSawDrop = true; });
     });
     await trustedDrop(t, "#target-para", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
-    const sent = await t.inWorld("globalThis.__sent");
+    const sent = await sentMessages(t, 1);
     assert.equal(sent.length, 1);
     assert.equal(sent[0].type, "page.drop");
     assert.equal(sent[0].payload, PAYLOAD);
-    assert.match(reading(sent[0].observation).pointed.text, /^Raised beds/);
+    // The observation travels as JSON text, so the background can check its size before reading it.
+    assert.equal(typeof sent[0].observation, "string");
+    assert.match(reading(JSON.parse(sent[0].observation)).pointed.text, /^Raised beds/);
     assert.equal(await t.page.evaluate(() => window.__pageSawDrop), false, "our drop is ours");
 
     // Another kind of drag is the page's own business.
@@ -376,8 +389,12 @@ test("wiring: a page with data-apc-native-drops gets nothing from the extension"
   try {
     await t.inWorld("true", { prelude: FAKE_RUNTIME });
     await trustedDrop(t, "#p", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
+    // The root is read when an event arrives (at document_start it may not exist yet): the drop is
+    // left to the page, and a request to collect is refused.
+    const answer = await t.inWorld(
+      `new Promise((ok) => globalThis.__listener({ type: "page.collect", how: "selection" }, {}, ok))`);
+    assert.deepEqual(answer, { ok: false, error: "native_drops" });
     assert.equal((await t.inWorld("globalThis.__sent")).length, 0);
-    assert.equal(await t.inWorld("typeof globalThis.__listener"), "undefined", "no listener at all");
   } finally {
     await t.page.close();
   }
@@ -393,8 +410,9 @@ test("wiring: page.collect answers with the selection; page.feedback renders in 
     await select(t.page, "Pick a sunny spot", "after rain.");
     const answer = await ask({ type: "page.collect", how: "command" });
     assert.equal(answer.ok, true);
-    assert.equal(answer.observation.how, "command");
-    assert.equal(reading(answer.observation).pointed.text, "Pick a sunny spot, away from large trees, with soil that drains well after rain.");
+    const observation = JSON.parse(answer.observation);
+    assert.equal(observation.how, "command");
+    assert.equal(reading(observation).pointed.text, "Pick a sunny spot, away from large trees, with soil that drains well after rain.");
 
     await t.inWorld(`globalThis.__listener({ type: "page.feedback", kind: "pointed",
       text: "<b>Pointed</b> Ada at this", undo_token: "u1", link: "https://example.com/help" }, {}, () => {})`);

@@ -27,6 +27,8 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
+//! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
+//!   (`an_app_page_keeps_its_visible_text`).
 
 use crate::observation::Tree;
 use crate::render::{layout, Layout, Rendered};
@@ -516,7 +518,20 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
         text.push_str(&cleaned(&page, &fin, top));
         text.push_str("\n\n");
     }
-    tidy_breaks(&text)
+    let text = tidy_breaks(&text);
+    if text.trim().len() >= MIN_PARAGRAPH_BYTES {
+        return text;
+    }
+    // M6: cleaning left less than a paragraph (an app's page of short labels, lists and controls, where every
+    // part looks like noise to an article's rules): the page's whole visible text, uncut, so the
+    // agent still gets what the person sees.
+    elements
+        .iter()
+        .copied()
+        .find(|&i| tree.node(i).tag() == "body")
+        .and_then(|body| r.span(body))
+        .map(|(a, b)| tidy_breaks(r.slice(a, b)))
+        .unwrap_or_default()
 }
 
 /// M2: when other candidates score nearly as well as the winner (a body split into chunks),

@@ -1402,3 +1402,55 @@ fn pointer_blocks_are_cut() {
         "{main}"
     );
 }
+
+#[test]
+fn an_app_page_keeps_its_visible_text() {
+    // An app's page (the Huejoy fixture's shape): short labels, a list of swatches, controls. An
+    // article's cleaning cuts every part of it; the agent must still get what the person sees.
+    let swatch = |text: &str, with_buttons: bool| {
+        let mut kids = vec![e("p", vec![x(text)])];
+        if with_buttons {
+            kids.push(e("button", vec![x("Copy hex")]));
+            kids.push(e("button", vec![x("Lock")]));
+        }
+        ea("li", &[("class", "swatch")], kids)
+    };
+    let obs = page(vec![ea(
+        "div",
+        &[("id", "app")],
+        vec![
+            e(
+                "header",
+                vec![e("h1", vec![x("Huejoy")]), e("button", vec![x("Save")])],
+            ),
+            e(
+                "main",
+                vec![
+                    e("h2", vec![x("Palette")]),
+                    ea(
+                        "ul",
+                        &[("class", "swatches")],
+                        vec![
+                            swatch(
+                                "Primary #3A7BD5 — the brand blue, used for links and buttons.",
+                                true,
+                            ),
+                            swatch("Accent #F2994A — warm orange for highlights.", false),
+                        ],
+                    ),
+                    ea(
+                        "section",
+                        &[("aria-label", "Tools")],
+                        vec![
+                            e("h2", vec![x("Tools")]),
+                            e("button", vec![x("Linear gradient")]),
+                        ],
+                    ),
+                ],
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Primary #3A7BD5"), "{main:?}");
+    assert!(main.contains("Accent #F2994A"), "{main:?}");
+}
