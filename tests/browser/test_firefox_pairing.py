@@ -181,7 +181,11 @@ def test_pairing_with_the_code_the_dock_shows(firefox, hub):
           "the consent window never showed the request")
     assert hub.host in driver.find_element(By.ID, "consent-hub").text
     assert driver.find_element(By.ID, "consent-agent").text.strip() == agent_name
-    driver.find_element(By.ID, "consent-allow").click()
+    # Allow is held until the window has been visible and focused for a moment (a page cannot get a
+    # person's hurried click): wait for the button, never a fixed sleep.
+    allow = until(driver, lambda d: (b := d.find_element(By.ID, "consent-allow")).is_enabled() and b,
+                  "Allow never became enabled")
+    allow.click()
     # The window says how it went, then closes itself.
     until(driver, lambda d: consent not in d.window_handles, "the consent window did not close after Allow")
 
