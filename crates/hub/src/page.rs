@@ -24,7 +24,7 @@ use crate::focus::{focus_for, page_origin};
 use crate::secrets;
 use crate::security::{extension_origin, extension_origin_if_any, origin_of, request_origin};
 use crate::state::{now, Hub, HUB_NAME};
-use crate::store::{PairingRow, PairingStatus, PinRow};
+use crate::store::{Agent, PairingRow, PairingStatus, PinRow};
 
 pub use apc_core::manifest::APC_JSON_PATH;
 pub const PAGE_PAIR_PATH: &str = "/page/pair";
@@ -182,17 +182,7 @@ pub async fn pair(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Re
     };
     let ticket = hub.tickets.begin(&req.ticket, &req.agent)?;
     let result = async {
-        let handle = req.agent.clone();
-        let agent = hub
-            .db
-            .run(move |s| s.agent_by_handle(&handle))
-            .await?
-            .ok_or_else(|| {
-                HubError::page(
-                    PageLinkError::TicketUnknown,
-                    "The agent this ticket was made for is no longer on this hub.",
-                )
-            })?;
+        let agent = ticket_agent(&hub, req.agent.clone()).await?;
         let grant = secrets::new_secret();
         let created_at = now();
         let (handle, hash, at, stored_pin) = (
@@ -245,6 +235,19 @@ pub async fn pair(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Re
     Ok((StatusCode::CREATED, Json(PairResponse { pairing, focus })).into_response())
 }
 
+/// The agent a live ticket was made for, still on this hub (a ticket outlives nothing it names).
+async fn ticket_agent(hub: &Hub, handle: String) -> HubResult<Agent> {
+    hub.db
+        .run(move |s| s.agent_by_handle(&handle))
+        .await?
+        .ok_or_else(|| {
+            HubError::page(
+                PageLinkError::TicketUnknown,
+                "The agent this ticket was made for is no longer on this hub.",
+            )
+        })
+}
+
 /// `GET /page/pair?ticket=…` → 200 `TicketPreview`: which agent a live ticket or code is for, so the
 /// extension's consent names it as the hub does. Spends nothing; the same refusals as pairing.
 pub async fn ticket_preview(
@@ -255,16 +258,7 @@ pub async fn ticket_preview(
     extension_origin_if_any(&headers)?;
     let raw = query.get("ticket").map(String::as_str).unwrap_or_default();
     let (handle, expires_in) = hub.tickets.peek(raw)?;
-    let agent = hub
-        .db
-        .run(move |s| s.agent_by_handle(&handle))
-        .await?
-        .ok_or_else(|| {
-            HubError::page(
-                PageLinkError::TicketUnknown,
-                "The agent this ticket was made for is no longer on this hub.",
-            )
-        })?;
+    let agent = ticket_agent(&hub, handle).await?;
     let preview = TicketPreview {
         agent: AgentRef {
             handle: agent.handle,
