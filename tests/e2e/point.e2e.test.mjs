@@ -457,6 +457,52 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
     }
   });
 
+  it('trusted drops with bad payloads pin nothing, open no consent window, and say why', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const good = await dockPayload(ext.context, hub.origin);
+    const hubUrl = new URL(hub.origin);
+    const bad = {
+      'not JSON': 'agent=ada&hub=' + hub.origin,
+      'v is 2': JSON.stringify({ ...good, v: 2 }),
+      '1 MiB': JSON.stringify({ ...good, pad: 'x'.repeat(1024 * 1024) }),
+      'a hub with a path': JSON.stringify({ ...good, hub: `${hub.origin}/page/pair` }),
+      'a hub with credentials': JSON.stringify({ ...good, hub: `http://user:pw@${hubUrl.host}` }),
+      'a javascript: hub': JSON.stringify({ ...good, hub: 'javascript:alert(1)' }),
+      'an agent that is a URL': JSON.stringify({ ...good, agent: 'https://evil.example/agent' }),
+    };
+    const said = {};
+    for (const [what, raw] of Object.entries(bad)) {
+      const opened = await consentWindowsDuring(() => nothingReachesTheAgent(async () => {
+        await trustedDrop(page, '#target-para', raw);
+        const note = await waitForNote(page, (n) => n.text.length > 0);
+        assert.doesNotMatch(note.text, /can read this now|Answer in the extension's window/, what);
+        said[what] = note.text;
+      }, 2));
+      assert.equal(opened, 0, `${what}: a consent window opened`);
+    }
+    // Each one is refused as a drag that is not an agent's mark.
+    for (const [what, text] of Object.entries(said)) assert.match(text, /agent's mark|hub/i, `${what}: ${text}`);
+    await page.close();
+  });
+
+  it('a flood of trusted drops with forged tickets pins nothing, and the next real drop still pins', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/article.html'));
+    const good = await dockPayload(ext.context, hub.origin);
+    const opened = await consentWindowsDuring(() => nothingReachesTheAgent(async () => {
+      for (let i = 0; i < 100; i++) {
+        const ticket = `FORGED${String(i).padStart(14, '0')}`;
+        await trustedDrop(page, '#target-para', { ...good, ticket });
+      }
+    }, 5));
+    assert.equal(opened, 0, 'a flood opened a consent window');
+    // The background kept up: the person's next real drop pins as before.
+    const reading = await readFocus(await dropForFocus(page, '#target-para'));
+    assert.equal(reading.pointed.text, await visibleText(page, '#target-para'));
+    await page.close();
+  });
+
   it('a DragEvent dispatched by page script with a valid payload: nothing happens', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/article.html'));
