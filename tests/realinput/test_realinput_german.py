@@ -57,8 +57,8 @@ def test_popup_and_consent_in_german(german):
     assert popup.run("return document.querySelector('#pair-code-heading').textContent.trim()") == de("pairCodeHeading")
     assert popup.run("return document.querySelector('#pair-code-submit').textContent.trim()") == de("pairCodeSubmit")
     # The context menu entry's title, as the background makes it.
-    assert popup.run("return (globalThis.browser ?? chrome).i18n.getMessage('menuPointAgent', ['default'])") \
-        == de("menuPointAgent", "default")
+    assert popup.run("return (globalThis.browser ?? chrome).i18n.getMessage('menuPointAgent', ['default', '127.0.0.1:7410'])") \
+        == de("menuPointAgent", "default", "127.0.0.1:7410")
 
     d.get(hub.origin + "/")
     code = dock_code(popup, hands)
