@@ -121,6 +121,10 @@ def test_the_in_page_note_in_german(german):
     hands.move(*point)
     time.sleep(0.6)
     hands._do("click", "--repeat", "3", "--delay", "90", 1)
+    # The chord goes to the window that has the keyboard: wait until the selection is made and the
+    # page clicked in holds the focus (under load the click can land after the chord otherwise).
+    poll(lambda: page.run("return getSelection().toString().trim()"), "the triple click selected nothing")
+    poll(lambda: page.run("return document.hasFocus()"), "the page clicked in does not have the keyboard focus")
     hands.key("alt+shift+k")
     texts = poll(lambda: note_text(browser), "no note in the page")
     text = texts[0]
