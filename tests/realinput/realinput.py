@@ -427,6 +427,31 @@ def element_point(view, hands, selector, where="center", offset=None):
     return offset[0] + x, offset[1] + top + height / 2
 
 
+def select_by_triple_click(view, hands, selector, attempts=3):
+    """A triple click on `selector`'s first line of text selects its paragraph, as a person does it;
+    gives the point clicked and the selected text once the page clicked in holds the keyboard focus
+    (keys that follow go to that window). A window closing itself over the page (the consent window
+    shows its outcome for a moment) can take the clicks: then the person looks and clicks again, and
+    so does this, up to `attempts` times."""
+    last = None
+    for _ in range(attempts):
+        point = element_point(view, hands, selector, "text")
+        hands.move(*point)
+        time.sleep(0.6)  # apart from any click before, so these three count as one triple click
+        hands._do("click", "--repeat", "3", "--delay", "90", 1)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                text = view.run("return document.hasFocus() && getSelection().toString().trim()")
+            except Exception as error:  # noqa: BLE001 - not there yet
+                text, last = None, error
+            if text:
+                return point, text
+            time.sleep(0.1)
+        last = view.run("return [document.hasFocus(), document.visibilityState, getSelection().toString()]")
+    pytest.fail(f"{view.name}: {attempts} triple clicks on {selector} selected nothing with the focus: {last!r}")
+
+
 def screen_shot(display, path):
     """The whole X screen (native menus and windows included), as PNG, if ImageMagick is there."""
     if not shutil.which("import"):

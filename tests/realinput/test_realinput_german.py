@@ -10,8 +10,9 @@ import time
 import pytest
 
 from apc_live import Hub
-from realinput import (REPO_ROOT, CdpView, Site, WindowView, devtools_pages, element_point, launch_chromium,
-                       launch_firefox, packages, place, poll, press_in_consent, screen_shot, wait_for_window, dock_code)
+from realinput import (REPO_ROOT, CdpView, Site, WindowView, devtools_pages, element_point, find_window,
+                       launch_chromium, launch_firefox, packages, place, poll, press_in_consent, screen_shot, select_by_triple_click,
+                       wait_for_window, dock_code)
 
 DE = json.loads((REPO_ROOT / "extension" / "_locales" / "de" / "messages.json").read_text())
 SHOTS = REPO_ROOT / "tests" / "artifacts" / "screenshots"
@@ -115,16 +116,13 @@ def test_the_in_page_note_in_german(german):
     if browser.name == "firefox":
         pytest.skip("Firefox: the note's closed shadow root cannot be read from outside (Chromium reads it)")
     d = browser.driver
+    # The consent window of the test before shows its outcome for a moment, then closes itself:
+    # the person points once it has gone.
+    poll(lambda: find_window(browser, "/consent/", ()) is None, "the consent window is still open")
     d.get(site.url("/article.html"))
     page = WindowView(browser, d.current_window_handle)
-    point = element_point(page, hands, "h1", "text")
-    hands.move(*point)
-    time.sleep(0.6)
-    hands._do("click", "--repeat", "3", "--delay", "90", 1)
-    # The chord goes to the window that has the keyboard: wait until the selection is made and the
-    # page clicked in holds the focus (under load the click can land after the chord otherwise).
-    poll(lambda: page.run("return getSelection().toString().trim()"), "the triple click selected nothing")
-    poll(lambda: page.run("return document.hasFocus()"), "the page clicked in does not have the keyboard focus")
+    poll(lambda: page.run("return document.readyState") == "complete", "the article did not load")
+    select_by_triple_click(page, hands, "h1")
     hands.key("alt+shift+k")
     texts = poll(lambda: note_text(browser), "no note in the page")
     text = texts[0]

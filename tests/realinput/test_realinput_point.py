@@ -19,7 +19,8 @@ import pytest
 
 from apc_live import Agent, Hub
 from realinput import (REPO_ROOT, Site, WindowView, element_point, find_window, launch_chromium, launch_firefox,
-                       packages, place, poll, press_in_consent, screen_shot, wait_for_window)
+                       packages, place, poll, press_in_consent, screen_shot, select_by_triple_click,
+                       wait_for_window)
 
 # Screenshots of what the person sees: tests/artifacts/ always, docs/screenshots/ with
 # APC_SCREENSHOTS=1 (to refresh the README's pictures).
@@ -169,16 +170,8 @@ def test_a_second_drop_pins_without_asking(world):
 
 
 def select_with_the_mouse(world, selector):
-    """A triple click on `selector`'s text selects its paragraph; gives the selected text."""
-    point = element_point(world.page, world.hands, selector, "text")
-    world.hands.move(*point)
-    time.sleep(0.6)  # apart from any click before, so these three count as one triple click
-    world.hands._do("click", "--repeat", "3", "--delay", "90", 1)
-    text = poll(lambda: world.page.run("return getSelection().toString().trim()"), "the triple click selected nothing")
-    # The keys that follow go to the window that has the keyboard: the one just clicked in.
-    poll(lambda: world.page.run("return document.hasFocus()"), "the page clicked in does not have the keyboard focus",
-         detail=lambda: world.page.run("return [document.visibilityState, document.activeElement?.tagName]"))
-    return point, text
+    """A triple click on `selector`'s text selects its paragraph; gives the point and the selected text."""
+    return select_by_triple_click(world.page, world.hands, selector)
 
 
 # The browser's own context menu on a selection, read from the bottom (screenshots in
