@@ -31,9 +31,10 @@ var COLLECT_MAX_NODES = 8000;
 var COLLECT_MAX_TEXT = 393216; // UTF-16 code units
 var COLLECT_RESERVE_NODES = 2000;
 var COLLECT_RESERVE_TEXT = 98304; // the pointed text (at most 64 KiB) and its context
-var COLLECT_SIDE_TEXT = 8192; // context each side of the pointed element (the reading keeps 600 characters)
+var COLLECT_SIDE_TEXT = 4096; // context each side of the pointed element (the reading keeps 600 characters)
 var COLLECT_SIDE_NODES = 750; // of the reserve, each side's share
-var COLLECT_MAX_HEADINGS = 64; // headings before the point looked at past the walk (nearest first)
+var COLLECT_MAX_HEADINGS = 64; // headings kept before the point past the walk (nearest first)
+var COLLECT_HEADING_SCAN = 200000; // elements looked at, backwards from the point, to find them
 var COLLECT_MAX_ATTR = 2048;
 var COLLECT_MAX_ATTRS = 32;
 var COLLECT_ATTRS = new Set([
@@ -320,31 +321,30 @@ function startCollection(request) {
   // H1 needs the headings before the point, which may lie past the walk's end: the nearest ones,
   // and further back those that can still be above them in the outline (a lower level than any
   // kept, a few per level, in case some are hidden). Which are visible and what the path is stays
-  // Rust's; this only chooses what to collect. (Headings inside shadow roots are not searched.)
+  // Rust's; this only chooses what to collect. Found by walking the elements backwards from the
+  // point to the walk's end (a TreeWalker without a filter function: native and cheap; at most
+  // COLLECT_HEADING_SCAN elements). Headings inside shadow roots are not searched.
   function headingsBefore(target) {
     var t = target;
     while (t && t.getRootNode && t.getRootNode() !== doc) t = flatParent(t) || (t.getRootNode() && t.getRootNode().host);
     if (!t) return [];
-    var list = doc.querySelectorAll("h1,h2,h3,h4,h5,h6,[role*=heading i]");
-    var lo = 0;
-    var hi = list.length;
-    while (lo < hi) { // the first heading that does not start before the target
-      var mid = (lo + hi) >> 1;
-      if (list[mid] !== t && list[mid].compareDocumentPosition(t) & 4) lo = mid + 1;
-      else hi = mid;
-    }
+    var ancestors = new Set();
+    for (var p = t; p; p = p.parentNode) ancestors.add(p);
+    var walker = doc.createTreeWalker(root, 1); // NodeFilter.SHOW_ELEMENT
+    walker.currentNode = t;
     var kept = [];
     var minLevel = 10;
     var perLevel = {};
-    for (var i = lo - 1; i >= 0 && kept.length < COLLECT_MAX_HEADINGS; i--) {
-      var h = list[i];
+    for (var scanned = 0; scanned < COLLECT_HEADING_SCAN && kept.length < COLLECT_MAX_HEADINGS; scanned++) {
+      var h = walker.previousNode();
+      if (!h) break;
+      if (ancestors.has(h)) continue; // a heading holding the point is one of its ancestors
       if (index.has(h)) break; // the main walk got here: it has every heading before
       var tag = h.localName;
-      var level = /^h[1-6]$/.test(tag) ? Number(tag.charAt(1)) : parseInt(h.getAttribute("aria-level"), 10) || 2;
-      if (tag.charAt(0) !== "h" && !/^\s*heading\s*$/i.test(h.getAttribute("role") || "")) continue;
-      if (h.compareDocumentPosition(t) & 16) continue; // contains the target: one of its ancestors
-      var near16 = kept.length < 16;
-      if (!near16 && !(level < minLevel || (level === minLevel && (perLevel[level] || 0) < 3))) continue;
+      var numbered = tag.length === 2 && tag.charAt(0) === "h" && tag.charAt(1) >= "1" && tag.charAt(1) <= "6";
+      if (!numbered && !(h.hasAttribute("role") && /^\s*heading\s*$/i.test(h.getAttribute("role")))) continue;
+      var level = numbered ? Number(tag.charAt(1)) : parseInt(h.getAttribute("aria-level"), 10) || 2;
+      if (kept.length >= 16 && !(level < minLevel || (level === minLevel && (perLevel[level] || 0) < 3))) continue;
       kept.push(h);
       perLevel[level] = (perLevel[level] || 0) + 1;
       if (level < minLevel) minLevel = level;
@@ -489,11 +489,19 @@ function startCollection(request) {
       dirty.forEach(function (el) {
         var at = index.get(el);
         if (at === undefined || COLLECT_NO_DESCENT.has(el.localName)) return;
-        var kids = flatChildren(el);
         var list = [];
-        for (var k = 0; k < kids.length; k++) {
-          var i = index.get(kids[k]);
-          if (i !== undefined) list.push(i);
+        var i;
+        if (el.shadowRoot || el.localName === "slot") {
+          var kids = flatChildren(el);
+          for (var k = 0; k < kids.length; k++) {
+            i = index.get(kids[k]);
+            if (i !== undefined) list.push(i);
+          }
+        } else {
+          for (var c = el.firstChild; c; c = c.nextSibling) {
+            i = index.get(c);
+            if (i !== undefined) list.push(i);
+          }
         }
         if (list.length) nodes[at].kids = list;
         else delete nodes[at].kids;

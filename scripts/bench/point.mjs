@@ -402,8 +402,9 @@ try {
       continue;
     }
     const a = p.alone;
-    row(`Collector alone, ${p.name} page (isolated world, 3 runs, median): collection, longest slice, slices`,
-      `${f1(p50(a.map((x) => x.collect)))} ms, ${f1(p50(a.map((x) => x.longest)))} ms, ${f0(p50(a.map((x) => x.slices)))}`,
+    // The goal is judged on the longest slice of any run, so that one is shown beside the median.
+    row(`Collector alone, ${p.name} page (isolated world, 3 runs): collection (median), longest slice (median / max), slices (median)`,
+      `${f1(p50(a.map((x) => x.collect)))} ms, ${f1(p50(a.map((x) => x.longest)))} / ${f1(max(a.map((x) => x.longest)))} ms, ${f0(p50(a.map((x) => x.slices)))}`,
       '≤ 50 ms a slice', met(max(a.map((x) => x.longest)) <= 50));
     row(`Collector alone, ${p.name} page, diagnostic: longest walk slice (8 ms deadline) / finish() (building the observation)`,
       `${f1(p50(a.map((x) => x.walkMax)))} / ${f1(p50(a.map((x) => x.finish)))} ms`);
