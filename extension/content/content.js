@@ -105,20 +105,28 @@ function collectObservationAsync(request, options) {
   });
 }
 
-// Runs `fn` in a new task, after what the page has queued (input, rendering, its own tasks). A
-// message on a MessageChannel rather than setTimeout(0): chained timers are clamped to 4 ms after
-// a few, which would add idle time to every slice of a collection.
+// Runs `fn` once in a new task, after what the page has queued (input, rendering, its own
+// tasks). A message on a MessageChannel rather than setTimeout(0): chained timers are clamped to
+// 4 ms after a few, which would add idle time to every slice of a collection. A timer races it,
+// so a browser or sandbox where the message never comes still goes on.
 function nextTask(fn) {
+  var ran = false;
+  function once() {
+    if (ran) return;
+    ran = true;
+    fn();
+  }
   try {
     var channel = new MessageChannel();
     channel.port1.onmessage = function () {
       channel.port1.close();
-      fn();
+      once();
     };
     channel.port2.postMessage(null);
   } catch (e) {
-    setTimeout(fn, 0);
+    // no MessageChannel here: the timer alone
   }
+  setTimeout(once, 0);
 }
 
 // Elements whose content is never shown as text: recorded with their attributes, but their
