@@ -450,9 +450,10 @@ try {
     `${f0(p50(col([...S, ...H], (r) => r.helperToDrop)))} ms before that, not counted.`);
   out.push('- A content script runs on the page\'s main thread, so the longtask observer sees the collector\'s tasks; it reports ' +
     'only tasks of 50 ms or more. The timer chain\'s gap also counts the drop events\' dispatch and anything else the renderer did.');
-  out.push('- The drop handler\'s last task holds more than the collector\'s last slice: the observation is serialized ' +
-    '(`JSON.stringify`) and handed to `runtime.sendMessage` (which copies the whole string) in the same task, so the longest task ' +
-    'during a drop can exceed the collector\'s own longest slice above.');
+  out.push('- The collector builds the observation (`finish()`) in a task of its own after the walk\'s last slice; the drop ' +
+    'handler serializes it (`JSON.stringify`) and hands it to `runtime.sendMessage` (which copies the whole string) in that same ' +
+    'task, so that task is finish() + stringify + the copy. The first task of a drop is the `drop` event itself plus the first ' +
+    'slice. Wall-clock slices stretch when the machine is loaded (a descheduled renderer), which the longtask observer counts.');
   console.log(out.join('\n'));
 } finally {
   await agent?.close().catch(() => {});
