@@ -9,95 +9,26 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import { readFile } from "node:fs/promises";
-import { execFileSync, spawnSync } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { buildReadingExample, launchChromium, openInIsolatedWorld, pointIn, reading, serveFixtures } from "./lib/harness.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const FIXTURES = path.join(ROOT, "tests/fixtures");
-const SOURCE = await readFile(path.join(ROOT, "extension/content/content.js"), "utf8");
-const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
-const READING_BIN = path.join(TARGET_DIR, "debug/examples/reading");
 const CSP = "script-src 'self'";
+const headersFor = (name) => (name === "csp.html" ? { "content-security-policy": CSP } : {});
 
-let server;
-let origin;
+let site;
 let browser;
 
 before(async () => {
-  execFileSync("cargo", ["build", "-q", "-p", "apc-content", "--example", "reading"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, CARGO_TARGET_DIR: TARGET_DIR },
-  });
-  server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url, "http://x").pathname);
-    if (!/^[a-z0-9-]+\.html$/.test(name)) {
-      res.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = await readFile(path.join(FIXTURES, name));
-      const headers = { "content-type": "text/html; charset=utf-8" };
-      if (name === "csp.html") headers["content-security-policy"] = CSP;
-      res.writeHead(200, headers).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  buildReadingExample();
+  site = await serveFixtures(/^[a-z0-9-]+\.html$/, headersFor);
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((ok) => server?.close(ok));
+  await site?.close();
 });
 
-async function open(name) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${origin}/${name}`);
-  const cdp = await page.context().newCDPSession(page);
-  const { frameTree } = await cdp.send("Page.getFrameTree");
-  const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
-    frameId: frameTree.frame.id,
-    worldName: "apc-content-test",
-  });
-  // Runs `expression` in the isolated world, after (re)defining the content script there.
-  const inWorld = async (expression, { prelude = "" } = {}) => {
-    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
-      expression: `${prelude}\n${SOURCE}\n;(${expression})`,
-      contextId: executionContextId,
-      returnByValue: true,
-      awaitPromise: true,
-    });
-    if (exceptionDetails) {
-      throw new Error(exceptionDetails.exception?.description || exceptionDetails.text);
-    }
-    return result.value;
-  };
-  return { page, cdp, inWorld };
-}
-
-/** The centre-left of an element's first line, in viewport coordinates. */
-async function pointIn(page, selector) {
-  await page.locator(selector).first().scrollIntoViewIfNeeded();
-  return page.evaluate((sel) => {
-    const el = document.querySelector(sel);
-    const r = el.getClientRects()[0];
-    return { x: r.left + 4, y: r.top + r.height / 2 };
-  }, selector);
-}
+const open = (name) => openInIsolatedWorld(browser, `${site.origin}/${name}`, "apc-content-test");
 
 async function dropObservation(t, selector) {
   const { x, y } = await pointIn(t.page, selector);
@@ -126,16 +57,6 @@ async function select(page, from, to) {
   }, [from, to]);
 }
 
-function reading(observation) {
-  const out = spawnSync(READING_BIN, ["2026-11-29T00:00:00Z"], {
-    input: JSON.stringify(observation),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const value = JSON.parse(out.stdout);
-  if (out.status !== 0) throw new Error(`reading refused: ${out.stdout}`);
-  return value;
-}
 
 const allText = (r) => [r.pointed.text, r.context.before, r.context.after, r.page_text ?? "", r.title].join("\n");
 
@@ -152,7 +73,7 @@ test("article: a drop on a paragraph points at exactly that paragraph, with its 
     assert.deepEqual(r.pointed.targets, [
       { kind: "doc", id: "garden_linux", part: "section:install", params: null },
     ]);
-    assert.equal(r.url, `${origin}/article.html`);
+    assert.equal(r.url, `${site.origin}/article.html`);
     assert.equal(r.title, "Field guide to tidy gardens");
     assert.equal(r.lang, "en");
     assert.match(r.context.before, /wheelbarrow\.\s*Linux$/);
