@@ -30,8 +30,9 @@ use tower::ServiceExt;
 use crate::error::HubError;
 use crate::focus::{focus_for, page_app, relayed_tool};
 use crate::security::{check_mcp_origin, own_origins};
-use crate::state::Hub;
+use crate::state::{Hub, PinNews, PinSignal, SharedAnswer};
 use crate::store::PinRow;
+use tokio::sync::watch;
 
 pub const GET_CURRENT_VIEW: &str = apc_core::CORE_TOOLS[0];
 pub const WAIT_FOR_FOCUS: &str = apc_core::CORE_TOOLS[1];
@@ -141,6 +142,16 @@ pub struct AgentMcp {
 }
 
 type ToolResult = Result<Map<String, Value>, HubError>;
+
+/// What `wait_for_focus` returns: an answer it built itself (and whether `attention` is known to be
+/// empty), or the pin that woke it, whose answer is shared by every wait it woke.
+enum Waited {
+    Built {
+        body: Map<String, Value>,
+        attention_known_empty: bool,
+    },
+    Woken(Arc<PinNews>),
+}
 
 /// A wire type as the JSON object a tool result is built from.
 fn object(value: impl serde::Serialize) -> Map<String, Value> {
@@ -280,24 +291,10 @@ impl AgentMcp {
     /// subscribed before the database is asked, so a pin stored at any moment is either seen by that
     /// check or wakes the wait: none falls between the two. Every wait pending when a pin arrives
     /// returns it (all of the agent's sessions), and the pin is marked seen once.
-    /// Also says whether `attention` is known to be empty: the wait returned the agent's latest pin,
-    /// marked seen, and no pin came since (so a thousand woken sessions skip that query).
-    async fn wait_for_focus(&self, args: &Map<String, Value>) -> (ToolResult, bool) {
-        match self.wait_for_focus_inner(args).await {
-            Ok((result, seen_version)) => {
-                let unchanged =
-                    seen_version.is_some_and(|v| self.hub.pin_version(&self.agent) == v);
-                (Ok(result), unchanged)
-            }
-            Err(e) => (Err(e), false),
-        }
-    }
-
-    /// The wait itself, with the pin signal's version its focus is current at.
-    async fn wait_for_focus_inner(
-        &self,
-        args: &Map<String, Value>,
-    ) -> Result<(Map<String, Value>, Option<u64>), HubError> {
+    /// A wait that returned the agent's latest pin, marked seen, with no pin since, knows that
+    /// `attention` is empty (a thousand woken sessions skip that query), and a wait woken by a pin
+    /// returns that pin's one shared answer (built by the first of them, not once per session).
+    async fn wait_for_focus(&self, args: &Map<String, Value>) -> Result<Waited, HubError> {
         let ceiling = self.hub.wait_ceiling_s;
         let bad = || {
             HubError::InvalidArguments(format!(
@@ -314,10 +311,16 @@ impl AgentMcp {
         };
         let mut pins = self.hub.subscribe_pins(&self.agent);
         let subscribed_at = pins.borrow_and_update().version;
+        // No pin since `version`: the focus returned is the agent's latest, and seen.
+        let no_pin_since =
+            |pins: &watch::Receiver<PinSignal>, version: u64| pins.borrow().version == version;
         if let Some(pin) = self.latest_pin().await? {
             if pin.seen_at.is_none() {
                 self.hub.mark_seen(&pin.reading_id).await?;
-                return Ok((Self::got_focus(&pin), Some(subscribed_at)));
+                return Ok(Waited::Built {
+                    body: Self::got_focus(&pin),
+                    attention_known_empty: no_pin_since(&pins, subscribed_at),
+                });
             }
         }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout_s);
@@ -335,7 +338,14 @@ impl AgentMcp {
                         if news.claim_seen() {
                             self.hub.mark_seen(&news.pin.reading_id).await?;
                         }
-                        return Ok((Self::got_focus(&news.pin), Some(version)));
+                        if no_pin_since(&pins, version) {
+                            return Ok(Waited::Woken(news));
+                        }
+                        // A newer pin came meanwhile: this answer says so in its `attention`.
+                        return Ok(Waited::Built {
+                            body: Self::got_focus(&news.pin),
+                            attention_known_empty: false,
+                        });
                     }
                 }
                 _ = tokio::time::sleep_until(deadline) => break,
@@ -350,7 +360,10 @@ impl AgentMcp {
                 "The person pinned nothing in {timeout_s} s. Call wait_for_focus again to keep waiting."
             ),
         }));
-        Ok((timed_out, None))
+        Ok(Waited::Built {
+            body: timed_out,
+            attention_known_empty: false,
+        })
     }
 
     fn app_arg(args: &Map<String, Value>, required: bool) -> Result<Option<&str>, HubError> {
@@ -471,14 +484,28 @@ impl AgentMcp {
         if let Some(attention) = attention {
             body.insert(ATTENTION_KEY.into(), attention);
         }
-        let value = Value::Object(body);
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        let SharedAnswer { json, text } = Self::answer_of(body);
         let mut result = if is_error {
             CallToolResult::error(vec![ContentBlock::text(text)])
         } else {
             CallToolResult::success(vec![ContentBlock::text(text)])
         };
-        result.structured_content = Some(value);
+        result.structured_content = Some(json);
+        result
+    }
+
+    /// A tool's JSON and the text block that carries it.
+    fn answer_of(body: Map<String, Value>) -> SharedAnswer {
+        let json = Value::Object(body);
+        let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+        SharedAnswer { json, text }
+    }
+
+    /// The answer of every wait the pin in `news` woke, built by the first of them.
+    fn woken_result(news: &PinNews) -> CallToolResult {
+        let answer = news.answer(|pin| Self::answer_of(Self::got_focus(pin)));
+        let mut result = CallToolResult::success(vec![ContentBlock::text(answer.text.clone())]);
+        result.structured_content = Some(answer.json.clone());
         result
     }
 }
@@ -510,11 +537,17 @@ impl ServerHandler for AgentMcp {
         let mut attention_known_empty = false;
         let result = match request.name.as_ref() {
             GET_CURRENT_VIEW => self.get_current_view().await,
-            WAIT_FOR_FOCUS => {
-                let (result, empty) = self.wait_for_focus(&args).await;
-                attention_known_empty = empty;
-                result
-            }
+            WAIT_FOR_FOCUS => match self.wait_for_focus(&args).await {
+                Ok(Waited::Woken(news)) => return Ok(Self::woken_result(&news).into()),
+                Ok(Waited::Built {
+                    body,
+                    attention_known_empty: empty,
+                }) => {
+                    attention_known_empty = empty;
+                    Ok(body)
+                }
+                Err(e) => Err(e),
+            },
             LIST_APP_TOOLS => self.list_app_tools(&args).await,
             CALL_APP_TOOL => self.call_app_tool(&args).await,
             name if name == page_get_reading => self.get_reading(&args).await,

@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
+use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::secrets;
@@ -23,18 +24,41 @@ pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// A pin as its agent's waits learn of it: the pin (without its reading) and whether one of the
-/// agent's tools has already marked it seen, so that a thousand woken waits write `seen_at` once.
+/// A pin as its agent's waits learn of it: the pin (without its reading), whether one of the
+/// agent's tools has already marked it seen, so that a thousand woken waits write `seen_at` once,
+/// and the answer those waits return, built once and shared by all of them.
 #[derive(Debug)]
 pub struct PinNews {
     pub pin: PinRow,
     seen: AtomicBool,
+    answer: OnceLock<SharedAnswer>,
+}
+
+/// A tool's answer as its JSON and the text block that carries the same JSON: what every wait woken
+/// by one pin returns (a thousand waits of one agent serialized the same focus a thousand times).
+#[derive(Debug)]
+pub struct SharedAnswer {
+    pub json: Value,
+    pub text: String,
 }
 
 impl PinNews {
+    pub fn new(pin: PinRow) -> Self {
+        Self {
+            pin,
+            seen: AtomicBool::new(false),
+            answer: OnceLock::new(),
+        }
+    }
+
     /// `true` for the first caller only.
     pub fn claim_seen(&self) -> bool {
         !self.seen.swap(true, Ordering::AcqRel)
+    }
+
+    /// The answer for this pin: `build` runs for the first caller only, the rest share its result.
+    pub fn answer(&self, build: impl FnOnce(&PinRow) -> SharedAnswer) -> &SharedAnswer {
+        self.answer.get_or_init(|| build(&self.pin))
     }
 }
 
@@ -103,11 +127,6 @@ impl Hub {
         self.signal(agent).subscribe()
     }
 
-    /// The agent's pin counter now.
-    pub fn pin_version(&self, agent: &str) -> u64 {
-        self.signal(agent).borrow().version
-    }
-
     /// How many of the agent's waits are listening for its next pin (and the dock's, none).
     pub fn pin_waiters(&self, agent: &str) -> usize {
         self.signal(agent).receiver_count()
@@ -115,10 +134,7 @@ impl Hub {
 
     /// Tells the agent's waits (and the dock) that `pin` was just stored.
     pub fn notify_pin(&self, agent: &str, pin: PinRow) {
-        let news = Arc::new(PinNews {
-            pin,
-            seen: AtomicBool::new(false),
-        });
+        let news = Arc::new(PinNews::new(pin));
         self.signal(agent).send_modify(|s| {
             s.version = s.version.wrapping_add(1);
             s.latest = Some(news);

@@ -847,6 +847,51 @@ async fn a_pin_reaches_every_waiting_session_of_its_agent_and_is_marked_seen_onc
     }
 }
 
+/// The waits one pin wakes share one answer, built once: each pin's waits get that pin's answer (never
+/// an earlier pin's), the same in every session, and `attention`-free (the pin is seen).
+#[tokio::test]
+async fn each_pin_wakes_its_agents_waits_with_its_own_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let (dock, first, grant) = paired(&hub).await;
+    let mut sessions = vec![first];
+    for _ in 0..4 {
+        sessions.push(agent(&dock.mcp_url).await);
+    }
+    let mut previous = Value::Null;
+    for round in 0..3 {
+        let waits: Vec<_> = sessions
+            .iter()
+            .map(|s| {
+                let s = s.peer().clone();
+                tokio::spawn(
+                    async move { call(&s, "wait_for_focus", json!({ "timeout_s": 20 })).await },
+                )
+            })
+            .collect();
+        wait_until_waiting(&hub, &dock.agent, sessions.len()).await;
+        let (_, pinned) = hub.pin(&grant, &format!("Round {round}")).await;
+        let mut answers = Vec::new();
+        for wait in waits {
+            let (is_error, got) = wait.await.unwrap();
+            assert!(!is_error, "{got}");
+            assert_eq!(got["timed_out"], false, "round {round}: {got}");
+            assert_eq!(got["focus"]["id"], pinned["focus"]["id"], "round {round}");
+            assert!(got.get("attention").is_none(), "round {round}: {got}");
+            answers.push(got);
+        }
+        assert!(answers.iter().all(|a| *a == answers[0]), "round {round}");
+        assert_ne!(
+            answers[0], previous,
+            "round {round} got the last pin's answer"
+        );
+        previous = answers.swap_remove(0);
+    }
+    for s in sessions {
+        s.cancel().await.ok();
+    }
+}
+
 #[tokio::test]
 async fn a_drop_pins_only_with_a_fresh_ticket_of_its_agent() {
     let dir = tempfile::tempdir().unwrap();
