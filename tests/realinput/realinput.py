@@ -539,3 +539,41 @@ def dock_code(dock, hands):
     if not shown():
         hands.click(*element_point(dock, hands, ".new-code"))
     return poll(shown, "the dock page shows no pairing code")
+
+
+# ---- What a hostile page's drags leave behind (tests/realinput/test_realinput_hostile.py) ----------
+
+
+def note_text(view):
+    """Firefox: the text of the extension's in-page note in `view` (its message line), or None when
+    the page shows no note. The note lives in a closed shadow root that the page cannot read;
+    geckodriver hands WebDriver the root all the same (closed or open), as a person's eyes see it."""
+    from selenium.common.exceptions import NoSuchElementException, NoSuchShadowRootException
+
+    if view.browser.name != "firefox":
+        raise NotImplementedError("note_text reads the note through geckodriver (Chromium: DevTools pierce)")
+    d = view.browser.driver
+    if d.current_window_handle != view.handle:
+        d.switch_to.window(view.handle)
+    try:
+        root = d.find_element("css selector", "apc-page-feedback").shadow_root
+        return root.find_element("css selector", ".box > div:first-child").text.strip()
+    except (NoSuchElementException, NoSuchShadowRootException):
+        return None
+
+
+def no_window_opens(browser, url_part, known=(), seconds=1.5):
+    """Watches for `seconds` that no window (not in `known`) whose URL contains `url_part` opens;
+    fails at once if one does. The browser opens a window asynchronously after what caused it, so
+    this is a settle time after that cause, not a sleep standing in for a condition."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            view = find_window(browser, url_part, known)
+        except Exception:  # noqa: BLE001 - a window closing under us: look again
+            view = None
+        if view:
+            pytest.fail(f"{browser.name}: a window with {url_part!r} opened: {view.run('return location.href')}")
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.2)
