@@ -91,9 +91,11 @@ class World:
     def text(self, selector):
         return self.page.run("return document.querySelector(arguments[0]).innerText", selector)
 
-    def drag_mark_onto(self, selector):
-        """The person drags the agent's mark from the dock window onto `selector`'s text."""
-        self.open_dock()
+    def drag_mark_onto(self, selector, reload=True):
+        """The person drags the agent's mark from the dock window onto `selector`'s text (the dock
+        reloaded first, unless `reload` is False: then the mark's ticket is the one it holds)."""
+        if reload:
+            self.open_dock()
         start = element_point(self.dock, self.hands, ".agent-mark")
         end = element_point(self.page, self.hands, selector, "text", offset=self.offset)
         self.hands.drag(start, end)
@@ -169,7 +171,8 @@ def consent_shows(consent):
     poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
          "the consent window never showed the request")
     return consent.run(
-        "const t = (id) => { const e = document.getElementById(id); return e && !e.hidden ? e.innerText.trim() : null; };"
+        "const t = (id) => { const e = document.getElementById(id);"
+        " return e && !e.hidden ? e.innerText.trim() : null; };"
         "return { hub: t('consent-hub'), agent: t('consent-agent'), new: t('consent-hub-new'),"
         " place: t('consent-hub-place') };")
 
@@ -310,9 +313,10 @@ def test_a_flood_of_drops_with_forged_tickets_pins_nothing_and_the_next_real_dro
         ended.append(world.drag_bait(json.dumps({**good, "ticket": f"FORGED{i:014d}"}), fast=True))
     took = time.monotonic() - started
     assert ended == ["copy"] * FLOOD, f"not every drop was taken by the extension: {ended}"
-    # The refusals' note (the hub's answer to an unknown ticket), then no window for a while.
-    poll(lambda: note_text(world.page) and re.search(r"ticket", note_text(world.page), re.I),
+    # The refusals' note (the hub's own answer to a ticket it never minted), then no window for a while.
+    poll(lambda: re.search(r"\bno such ticket\b", note_text(world.page) or ""),
          "the page does not say the ticket was refused", detail=lambda: note_text(world.page))
+    refused = note_text(world.page)
     no_window_opens(world.browser, "/consent/", world.known_windows(), SETTLE_S)
     assert set(world.browser.driver.window_handles) == before, "the flood opened a window"
     nothing_pinned(world, seconds=1)
@@ -326,4 +330,44 @@ def test_a_flood_of_drops_with_forged_tickets_pins_nothing_and_the_next_real_dro
     assert reading["pointed"]["how"] == "drop"
     assert reading["pointed"]["text"] == expected
     assert focus["id"] != pin
-    print(f"{FLOOD} drags in {took:.1f} s")
+    print(f"{FLOOD} drags in {took:.1f} s; the note: {refused!r}")
+
+
+# What a hostile page does to hide the extension's note (as the e2e suite does in Chromium).
+HIDING_CSS = ("apc-page-feedback, [data-apc-ui] { display: none !important; opacity: 0 !important;"
+              " visibility: hidden !important; } html, body { overflow: hidden !important; }"
+              " body * { z-index: 2147483647 !important; }")
+
+
+def test_page_css_cannot_hide_the_note_and_a_replay_of_the_persons_drop_pins_nothing(world):
+    """The person's real drop on a page whose CSS hides the extension's UI: it pins, and the note
+    shows all the same (in the top layer, visible). Then the page replays exactly that drop's
+    payload (agent, hub and the ticket the dock put on it) from its own draggable: the ticket was
+    spent, so nothing pins and the note says so."""
+    needs(world, "pin")
+    world.open_hostile_page()
+    world.page.run("const s = document.createElement('style'); s.textContent = arguments[0];"
+                   " document.head.append(s);", HIDING_CSS)
+    payload = world.reach_for_mark()  # the ticket the dock puts on the mark's next drag
+    expected = world.text("#target-para")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    world.drag_mark_onto("#target-para", reload=False)
+    focus, reading = read_focus(world, waiting)
+    assert reading["pointed"]["text"] == expected
+    pointed = MESSAGES["notePointed"]["message"].replace("$AGENT$", world.hub.agents()[0]["name"])
+    pointed = pointed.replace("$HUB$", world.hub.host)
+    poll(lambda: note_text(world.page) == pointed, "the page does not say the agent can read it",
+         detail=lambda: note_text(world.page))
+    shown = world.page.run(
+        "const h = document.querySelector('apc-page-feedback'); const b = h.getBoundingClientRect();"
+        "return { visible: h.checkVisibility({ opacityProperty: true, visibilityProperty: true }),"
+        " topLayer: h.matches(':popover-open'), size: b.width > 0 && b.height > 0 };")
+    assert shown == {"visible": True, "topLayer": True, "size": True}
+
+    assert world.drag_bait(json.dumps(payload), target="#second-para") == "copy"
+    poll(lambda: re.search(r"\bused already\b", note_text(world.page) or ""),
+         "the page does not say the ticket was used", detail=lambda: note_text(world.page))
+    no_window_opens(world.browser, "/consent/", world.known_windows(), SETTLE_S)
+    nothing_pinned(world, seconds=1)
+    assert world.latest_focus_id() == focus["id"], "the replayed payload pinned"
+    print(f"the replay's note: {note_text(world.page)!r}")
