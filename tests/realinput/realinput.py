@@ -548,18 +548,23 @@ def note_text(view):
     """Firefox: the text of the extension's in-page note in `view` (its message line), or None when
     the page shows no note. The note lives in a closed shadow root that the page cannot read;
     geckodriver hands WebDriver the root all the same (closed or open), as a person's eyes see it."""
-    from selenium.common.exceptions import NoSuchElementException, NoSuchShadowRootException
+    from selenium.common.exceptions import (NoSuchElementException, NoSuchShadowRootException,
+                                            StaleElementReferenceException)
 
     if view.browser.name != "firefox":
         raise NotImplementedError("note_text reads the note through geckodriver (Chromium: DevTools pierce)")
     d = view.browser.driver
     if d.current_window_handle != view.handle:
         d.switch_to.window(view.handle)
-    try:
-        root = d.find_element("css selector", "apc-page-feedback").shadow_root
-        return root.find_element("css selector", ".box > div:first-child").text.strip()
-    except (NoSuchElementException, NoSuchShadowRootException):
-        return None
+    for _ in range(5):
+        try:
+            root = d.find_element("css selector", "apc-page-feedback").shadow_root
+            return root.find_element("css selector", ".box > div:first-child").text.strip()
+        except (NoSuchElementException, NoSuchShadowRootException):
+            return None
+        except StaleElementReferenceException:
+            continue  # the extension replaced the note (a newer one) as it was read: read again
+    return None
 
 
 def no_window_opens(browser, url_part, known=(), seconds=1.5):

@@ -247,6 +247,47 @@ def test_trusted_drops_with_bad_payloads_open_no_consent_pin_nothing_and_the_not
     world.shared["bad payloads"] = True
 
 
+# A page's script making its own drag events: never trusted, whatever they carry.
+SCRIPTED_DROP = """
+const target = document.querySelector('#target-para');
+let seen = 0;
+target.addEventListener('drop', () => { seen += 1; });
+const data = new DataTransfer();
+data.setData('application/x-apc-agent', arguments[0]);
+const box = target.getBoundingClientRect();
+for (const type of ['dragenter', 'dragover', 'drop']) {
+  target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data,
+                                             clientX: box.left + 20, clientY: box.top + 5 }));
+}
+return seen;
+"""
+
+
+def test_drag_events_made_by_page_script_do_nothing_though_a_real_drag_of_that_payload_pins(world):
+    """The page dispatches dragenter, dragover and drop carrying a live payload (the dock's own, its
+    ticket fresh): no note, no window, no pin. The control: the same payload carried by a person's
+    real drag of the page's bait does pin (an existing pairing and a fresh ticket), so nothing but
+    the events' being made by script kept the first from pinning."""
+    pin = needs(world, "pin")
+    payload = json.dumps(world.reach_for_mark())
+    world.open_hostile_page()
+    assert world.page.run(SCRIPTED_DROP, payload) == 1, "the page's drop event was not dispatched"
+    deadline = time.monotonic() + 2 * SETTLE_S
+    while time.monotonic() < deadline:
+        assert note_text(world.page) is None, f"a note for a scripted drop: {note_text(world.page)!r}"
+        time.sleep(0.2)
+    no_window_opens(world.browser, "/consent/", world.known_windows(), SETTLE_S)
+    nothing_pinned(world, seconds=1)
+    assert world.latest_focus_id() == pin
+
+    expected = world.text("#target-para")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    assert world.drag_bait(payload) == "copy"
+    focus, reading = read_focus(world, waiting)
+    assert reading["pointed"]["text"] == expected
+    world.shared["pin"] = focus["id"]
+
+
 def mint_as_the_hub(hub, handle):
     """What a hostile hub does for itself: a live ticket for its own agent (as its dock page's script
     would ask for it, with the page's CSRF token)."""
