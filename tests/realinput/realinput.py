@@ -582,3 +582,18 @@ def no_window_opens(browser, url_part, known=(), seconds=1.5):
         if time.monotonic() >= deadline:
             return
         time.sleep(0.2)
+
+
+def pointer_elsewhere(hands):
+    """Moves the pointer off every window, to the screen's bottom-right corner (or beside it, if it
+    is there already). `Hands.move` is xdotool's `mousemove --sync`, which waits for the pointer to
+    move: a move to where the pointer already is waits about 16 s for a motion that never comes
+    (measured on this Xvfb). Helpers that move to fixed spots (viewport_offset's probe) hit that
+    when called twice in a row; a move elsewhere first keeps every move a real one."""
+    out = subprocess.run(["xdotool", "getmouselocation", "--shell"], env=hands.env, capture_output=True,
+                         text=True, timeout=30, check=True).stdout
+    where = dict(line.split("=", 1) for line in out.split() if "=" in line)
+    x, y = SCREEN[0] - 4, SCREEN[1] - 4
+    if (int(where.get("X", -1)), int(where.get("Y", -1))) == (x, y):
+        x -= 3
+    hands.move(x, y)

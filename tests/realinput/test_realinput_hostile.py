@@ -9,10 +9,13 @@ In order, each test going on from where the one before left the browser and the 
   the hub is new and on this computer);
 - trusted drops with bad payloads (not JSON, `v` 2, 1 MiB, a hub with a path, credentials or
   `javascript:`, an agent that is a URL) open no consent window, pin nothing, and the note says why;
+- drag events the page's script makes (untrusted) with a live payload do nothing at all;
 - a drop naming a hub the person never paired with (a hostile hub that minted its own ticket) asks
   for consent, saying so; the person declines and nothing is paired or pinned anywhere;
 - a flood of drops with forged tickets for the paired agent pins nothing and opens no window, and the
-  person's next real drop from the dock still pins.
+  person's next real drop from the dock still pins;
+- page CSS cannot hide the note, and a replay of the person's own drop payload pins nothing;
+- a hostile hub the person was misled into allowing does not become the keyboard command's target.
 
 What is checked is what the person and the agent see: windows (WebDriver's list), the note in the
 page (read as the eye reads it), and the hub through the agent's MCP (`get_current_view`,
@@ -29,7 +32,8 @@ import pytest
 
 from apc_live import Agent, Hub
 from realinput import (Site, WindowView, element_point, find_window, launch_firefox, no_window_opens, note_text,
-                       packages, place, poll, press_in_consent, viewport_offset, wait_for_window)
+                       packages, place, pointer_elsewhere, poll, press_in_consent, select_by_triple_click,
+                       viewport_offset, wait_for_window)
 
 HERE = pathlib.Path(__file__).resolve().parent
 HOSTILE_PAGE = (HERE / "site" / "hostile.html").read_text()
@@ -80,6 +84,7 @@ class World:
         d.get(self.site.url("/hostile.html"))
         poll(lambda: self.page.run("return document.readyState") == "complete", "the hostile page did not load")
         # Measured once per page: every drag of the bait starts and ends at the same places.
+        pointer_elsewhere(self.hands)
         self.offset = viewport_offset(self.page, self.hands)
 
     def open_dock(self):
@@ -412,3 +417,55 @@ def test_page_css_cannot_hide_the_note_and_a_replay_of_the_persons_drop_pins_not
     nothing_pinned(world, seconds=1)
     assert world.latest_focus_id() == focus["id"], "the replayed payload pinned"
     print(f"the replay's note: {note_text(world.page)!r}")
+
+
+def command_chord():
+    """The keyboard command's chord as the manifest suggests it, in xdotool's words."""
+    manifest = json.loads((HERE.parents[1] / "extension" / "manifest.json").read_text())
+    return manifest["commands"]["point-selection"]["suggested_key"]["default"].lower()
+
+
+def test_a_hostile_hub_the_person_allowed_does_not_become_the_keyboard_commands_target(world):
+    """Issue 8, hole 3: the person points their agent by the context menu (which makes it the
+    keyboard command's target), then a hostile page's drag names a hub the person never paired with
+    and the person, misled, presses Allow. The drop pins there (the person said yes to that), but
+    the next selection sent with the keyboard command still goes to the agent the person chose."""
+    needs(world, "pin")
+    world.open_hostile_page()
+    pointer_elsewhere(world.hands)
+    point, chosen = select_by_triple_click(world.page, world.hands, "h1")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    world.hands.move(point[0] + 1, point[1])  # the hand rests by the selection (never a move to where it is)
+    world.hands.click(*point, button=3)
+    time.sleep(0.8)  # the native menu opening: nothing to poll; then the person's keys on it
+    world.hands.key("Up", "Return")  # Firefox puts the extension's entry last
+    _, reading = read_focus(world, waiting)
+    assert reading["pointed"]["how"] == "selection" and reading["pointed"]["text"] == chosen
+
+    hostile = Hub()
+    world.extra.append(hostile.stop)
+    their_agent = Agent(hostile.agents()[0]["mcp_url"])
+    world.extra.insert(0, their_agent.close)
+    handle = hostile.agents()[0]["handle"]
+    payload = {"v": 1, "agent": handle, "hub": hostile.origin, "ticket": mint_as_the_hub(hostile, handle)}
+    theirs = their_agent.call("wait_for_focus", {"timeout_s": 60})
+    assert world.drag_bait(json.dumps(payload)) == "copy"
+    consent = wait_for_window(world.browser, "/consent/consent.html", world.known_windows())
+    assert consent_shows(consent)["new"] == MESSAGES["consentHubNew"]["message"]
+    said = press_in_consent(consent, world.hands, "#consent-allow")
+    assert "error" not in said.lower(), said
+    is_error, result = theirs.result(timeout=60)
+    assert not is_error and result["focus"], result
+    their_pin = result["focus"]["id"]
+    poll(lambda: find_window(world.browser, "/consent/", world.known_windows()) is None,
+         "the consent window did not close after the answer")
+    world.browser.driver.switch_to.window(world.page.handle)  # WebDriver was last on the closed window
+
+    pointer_elsewhere(world.hands)
+    _, expected = select_by_triple_click(world.page, world.hands, "#second-para")
+    waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
+    world.hands.key(command_chord())
+    _, reading = read_focus(world, waiting)
+    assert reading["pointed"]["how"] == "command" and reading["pointed"]["text"] == expected
+    nothing_pinned(world, their_agent, seconds=1)
+    assert world.latest_focus_id(their_agent) == their_pin, "the command's selection went to the hostile hub"
