@@ -342,7 +342,7 @@ def test_a_drop_naming_a_hub_never_paired_asks_for_consent_and_declined_pairs_no
 # release): 1.8 s in Firefox ESR under Xvfb on the quiet 2-core machine, up to 2.8 s when it is
 # loaded (25 drags took 44.7-69.0 s over six runs at load averages of 7 to 10). 100 would take three
 # to five minutes by themselves; 25 keep the flood under about a minute and this whole file near
-# 2.5 minutes (2:04-2:40 measured under that load), while still being many refused drops in a row
+# 2.5 minutes (2:04-2:55 measured under that load), while still being many refused drops in a row
 # with no pause for the background between them (the next starts as soon as the page saw the last
 # one end).
 FLOOD = 25
