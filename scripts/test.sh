@@ -27,6 +27,9 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 step "cargo test (workspace, native; includes the reading's property pass)"
 cargo test --workspace --quiet
 
+step "the fuzz targets still build (their runs: scripts/fuzz.sh; the fuzz crate is outside the workspace)"
+cargo check --quiet --manifest-path fuzz/Cargo.toml --all-targets
+
 step "differential: the core against the standard's JavaScript (short pass, fixed seed)"
 # The reference is the standard's JavaScript beside the checkout (../shared/tools/apc-oracle) or
 # $APC_ORACLE; a checkout without it says so loudly instead of failing on a missing file.

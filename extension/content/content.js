@@ -671,8 +671,26 @@ function recordElement(el, ctx, parentWs) {
     close.addEventListener("click", hide);
     actions.appendChild(close);
     shadow.appendChild(box);
-    clearTimeout(hideTimer);
-    hideTimer = setTimeout(hide, message.kind === "error" ? 15000 : 8000);
+    // The note goes by itself after a while, but never from under the person: while the pointer is
+    // on it or the keyboard is in it, it stays (time to read it, or to reach Undo by Tab), and it
+    // gets its whole time again once they leave. Escape inside it closes it.
+    var shownFor = message.kind === "error" ? 15000 : 8000;
+    var held = { pointer: false, focus: false };
+    function hold(what, on) {
+      held[what] = on;
+      clearTimeout(hideTimer);
+      if (!held.pointer && !held.focus) hideTimer = setTimeout(hide, shownFor);
+    }
+    box.addEventListener("pointerenter", function () { hold("pointer", true); });
+    box.addEventListener("pointerleave", function () { hold("pointer", false); });
+    box.addEventListener("focusin", function () { hold("focus", true); });
+    box.addEventListener("focusout", function (event) {
+      if (!box.contains(event.relatedTarget)) hold("focus", false);
+    });
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") hide();
+    });
+    hold("pointer", false);
     setTimeout(checkShown, 50);
   }
 

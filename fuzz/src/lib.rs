@@ -107,6 +107,12 @@ fn node(u: &mut Unstructured, nodes: &mut Vec<Node>, depth: u32) -> Result<u32> 
             zero_size: u.ratio(1, 12)?,
             clips: u.ratio(1, 8)?,
             offscreen: u.ratio(1, 12)?,
+            color0: u.ratio(1, 12)?,
+            clip_path: if u.ratio(1, 10)? {
+                Some((*u.choose(&["inset(50%)", "inset(0)", "circle(0)", "inset(10px 20%)", "none"])?).into())
+            } else {
+                None
+            },
         });
     }
     let kids = u.int_in_range(0..=4)?;

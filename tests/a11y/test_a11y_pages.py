@@ -17,8 +17,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "realinput"), str(HERE.parent / "browser")]
 
 from apc_live import Agent, Hub  # noqa: E402
-from realinput import (REPO_ROOT, CdpView, Display, Hands, Site, WindowView, devtools_pages,  # noqa: E402
-                       element_point, launch_chromium, launch_firefox, packages, place, poll, press_in_consent, wait_for_window, dock_code)
+from realinput import (REPO_ROOT, Display, Hands, Site, WindowView, dock_code, element_point,  # noqa: E402
+                       launch_chromium, launch_firefox, note_markup, note_texts, packages, place, poll,
+                       press_in_consent, select_by_triple_click, wait_for_window)
 
 AXE = (REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
 
@@ -146,81 +147,39 @@ def pair_by_code(browser, hands, hub):
          "no pairing in the popup after Allow")
 
 
-def note_markup(browser):
-    """Chromium: the note's markup (its style and box), read through its closed shadow root over
-    DevTools. Firefox offers no way in from outside."""
-    page = next(t for t in devtools_pages(browser) if "/article.html" in t["url"])
-    view = CdpView(browser, page["webSocketDebuggerUrl"])
-
-    def send(method, params):
-        view.next_id += 1
-        view.ws.send(json.dumps({"id": view.next_id, "method": method, "params": params}))
-        while True:
-            reply = json.loads(view.ws.recv())
-            if reply.get("id") == view.next_id:
-                return reply.get("result", {})
-
-    try:
-        root = send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
-        found = []
-
-        def walk(node):
-            if node.get("nodeName") == "APC-PAGE-FEEDBACK":
-                found.extend(node.get("shadowRoots", []))
-            for child in node.get("children", []) + node.get("shadowRoots", []):
-                walk(child)
-
-        walk(root)
-        if not found:
-            return None
-        return "".join(send("DOM.getOuterHTML", {"nodeId": c["nodeId"]})["outerHTML"]
-                       for c in found[0].get("children", []))
-    finally:
-        view.close()
-
-
 def test_the_in_page_note_by_keyboard_and_axe(setup):
-    """The note after a pin: its Undo reached with Tab from the selection and pressed with Return
-    (the agent can no longer read the pin); in Chromium, its markup passes axe-core."""
+    """The note after a pin: its markup, read through its closed shadow root, passes axe-core; its
+    Undo is reached with Tab from the selection and pressed with Return (the agent can no longer read
+    the pin)."""
     browser, hands, hub = setup
     pair_by_code(browser, hands, hub)
     agent = Agent(hub.agents()[0]["mcp_url"])
     site = Site()
-    try:
-        d = browser.driver
+    chord = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())[
+        "commands"]["point-selection"]["suggested_key"]["default"].lower()
+
+    def point_by_keyboard():
         d.get(site.url("/article.html"))
         page = WindowView(browser, d.current_window_handle)
-        point = element_point(page, hands, "h1", "text")
-        hands.move(*point)
-        time.sleep(0.6)
-        hands._do("click", "--repeat", "3", "--delay", "90", 1)
-        poll(lambda: page.run("return getSelection().toString().trim()"), "nothing selected")
+        poll(lambda: page.run("return document.readyState") == "complete", "the article did not load")
+        select_by_triple_click(page, hands, "h1")
         waiting = agent.call("wait_for_focus", {"timeout_s": 60})
-        chord = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())[
-            "commands"]["point-selection"]["suggested_key"]["default"].lower()
         hands.key(chord)
         is_error, result = waiting.result(timeout=70)
         assert not is_error and result["focus"], result
-        next_args = result["focus"]["next_args"]
         poll(lambda: page.run("return !!document.querySelector('apc-page-feedback')"), "no note in the page")
+        return page, result["focus"]["next_args"]
 
-        if browser.name == "chromium":
-            markup = poll(lambda: note_markup(browser), "could not read the note")
-            d.get("data:text/html;charset=utf-8,<!doctype html><html lang=en><title>note</title><main><h1>A page</h1>"
-                  + markup.replace("#", "%23") + "</main></html>")
-            assert axe_violations(WindowView(browser, d.current_window_handle)) == [], "axe: the in-page note"
-            # Back to a note to press.
-            d.get(site.url("/article.html"))
-            page = WindowView(browser, d.current_window_handle)
-            hands.move(*element_point(page, hands, "h1", "text"))
-            time.sleep(0.6)
-            hands._do("click", "--repeat", "3", "--delay", "90", 1)
-            waiting = agent.call("wait_for_focus", {"timeout_s": 60})
-            hands.key(chord)
-            is_error, result = waiting.result(timeout=70)
-            assert not is_error and result["focus"], result
-            next_args = result["focus"]["next_args"]
-            poll(lambda: page.run("return !!document.querySelector('apc-page-feedback')"), "no note in the page")
+    try:
+        d = browser.driver
+        point_by_keyboard()
+        markup = poll(lambda: note_markup(browser, "/article.html"), "could not read the note")
+        assert note_texts(markup), f"the note has no text: {markup!r}"
+        d.get("data:text/html;charset=utf-8,<!doctype html><html lang=en><title>note</title><main><h1>A page</h1>"
+              + markup.replace("%", "%25").replace("#", "%23") + "</main></html>")
+        assert axe_violations(WindowView(browser, d.current_window_handle)) == [], "axe: the in-page note"
+        # Back to a note to press.
+        page, next_args = point_by_keyboard()
 
         # Tab on from the selection: past the page's links, the note comes last; its Undo first.
         tab_to(page, hands, "apc-page-feedback", limit=20)

@@ -457,6 +457,40 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
     }
   });
 
+  it('the note stays while the pointer is on it or the keyboard is in it, then goes; Escape closes it', async () => {
+    // It goes by itself after 8 s (a pin's note): never from under a person who is reading it or
+    // tabbing to its Undo.
+    const SHOWN_MS = 8000;
+    const noteThere = (page) => page.evaluate(() => !!document.querySelector('apc-page-feedback'));
+    const page = await ext.context.newPage();
+    try {
+      await page.goto(site.url('/article.html'));
+      await dropForFocus(page, '#target-para');
+      await waitForNote(page, (n) => /can read this now/.test(n.text));
+      const box = await page.locator('apc-page-feedback').boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await new Promise((r) => setTimeout(r, SHOWN_MS + 1500));
+      assert.equal(await noteThere(page), true, 'the note went from under the pointer');
+      await page.mouse.move(5, 5);
+      for (let i = 0; i < 120 && (await noteThere(page)); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await noteThere(page), false, 'the note stayed after the pointer left');
+
+      // The keyboard: Tab from the selection into the note (it comes last), wait, Escape.
+      await selectText(page, '#target-para');
+      await dropForFocus(page, '#target-para');
+      await waitForNote(page, (n) => /can read this now/.test(n.text));
+      const inNote = () => page.evaluate(() => document.activeElement?.localName === 'apc-page-feedback');
+      for (let i = 0; i < 40 && !(await inNote()); i++) await page.keyboard.press('Tab');
+      assert.equal(await inNote(), true, 'Tab never reached the note');
+      await new Promise((r) => setTimeout(r, SHOWN_MS + 1500));
+      assert.equal(await noteThere(page), true, 'the note went while the keyboard was in it');
+      await page.keyboard.press('Escape');
+      assert.equal(await noteThere(page), false, 'Escape in the note did not close it');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('trusted drops with bad payloads pin nothing, open no consent window, and say why', async () => {
     const page = await ext.context.newPage();
     await page.goto(site.url('/article.html'));

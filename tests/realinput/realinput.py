@@ -452,6 +452,77 @@ def select_by_triple_click(view, hands, selector, attempts=3):
     pytest.fail(f"{view.name}: {attempts} triple clicks on {selector} selected nothing with the focus: {last!r}")
 
 
+def note_markup(browser, url_part):
+    """The in-page note's markup (its style and box), read through its closed shadow root from
+    outside the page, as no page script can: Chromium over DevTools (`DOM.getDocument` with pierce),
+    Firefox over WebDriver (its shadow-root command reaches closed roots). None when there is no note
+    yet. The window's page must have `url_part` in its URL (Chromium picks the DevTools target by it;
+    Firefox reads the driver's current window)."""
+    if browser.name == "firefox":
+        from selenium.webdriver.common.by import By
+
+        d = browser.driver
+        hosts = d.find_elements(By.CSS_SELECTOR, "apc-page-feedback")
+        if not hosts or url_part not in d.current_url:
+            return None
+        children = hosts[0].shadow_root.find_elements(By.CSS_SELECTOR, "*")
+        top = [d.execute_script("return arguments[0].parentNode === arguments[0].getRootNode()"
+                                " ? arguments[0].outerHTML : ''", c) for c in children]
+        return "".join(top) or None
+    page = next(t for t in devtools_pages(browser) if url_part in t["url"])
+    view = CdpView(browser, page["webSocketDebuggerUrl"])
+
+    def send(method, params):
+        view.next_id += 1
+        view.ws.send(json.dumps({"id": view.next_id, "method": method, "params": params}))
+        while True:
+            reply = json.loads(view.ws.recv())
+            if reply.get("id") == view.next_id:
+                return reply.get("result", {})
+
+    try:
+        root = send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+        found = []
+
+        def walk(node):
+            if node.get("nodeName") == "APC-PAGE-FEEDBACK":
+                found.extend(node.get("shadowRoots", []))
+            for child in node.get("children", []) + node.get("shadowRoots", []):
+                walk(child)
+
+        walk(root)
+        if not found:
+            return None
+        return "".join(send("DOM.getOuterHTML", {"nodeId": c["nodeId"]})["outerHTML"]
+                       for c in found[0].get("children", [])) or None
+    finally:
+        view.close()
+
+
+def note_texts(markup):
+    """The texts a person reads in the note's markup, in order (its message first, then its
+    buttons' labels); the style sheet is not text."""
+    from html.parser import HTMLParser
+
+    texts = []
+
+    class Reader(HTMLParser):
+        in_style = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.in_style += tag == "style"
+
+        def handle_endtag(self, tag):
+            self.in_style -= tag == "style"
+
+        def handle_data(self, data):
+            if not self.in_style and data.strip():
+                texts.append(data.strip())
+
+    Reader().feed(markup)
+    return texts
+
+
 def screen_shot(display, path):
     """The whole X screen (native menus and windows included), as PNG, if ImageMagick is there."""
     if not shutil.which("import"):

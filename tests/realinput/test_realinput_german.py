@@ -10,9 +10,9 @@ import time
 import pytest
 
 from apc_live import Hub
-from realinput import (REPO_ROOT, CdpView, Site, WindowView, devtools_pages, element_point, find_window,
-                       launch_chromium, launch_firefox, packages, place, poll, press_in_consent, screen_shot, select_by_triple_click,
-                       wait_for_window, dock_code)
+from realinput import (REPO_ROOT, Site, WindowView, dock_code, element_point, find_window, launch_chromium, launch_firefox,
+                       note_markup, note_texts, packages, place, poll, press_in_consent, screen_shot,
+                       select_by_triple_click, wait_for_window)
 
 DE = json.loads((REPO_ROOT / "extension" / "_locales" / "de" / "messages.json").read_text())
 SHOTS = REPO_ROOT / "tests" / "artifacts" / "screenshots"
@@ -83,38 +83,8 @@ def test_popup_and_consent_in_german(german):
     assert popup.run("return document.querySelector('[data-action=revoke]').textContent.trim()") == de("revokeButton")
 
 
-def note_text(browser):
-    """Chromium: the note's text, read through its closed shadow root over DevTools (pierce)."""
-    page = next(t for t in devtools_pages(browser) if "/article.html" in t["url"])
-    view = CdpView(browser, page["webSocketDebuggerUrl"])
-    try:
-        view.ws.send(json.dumps({"id": 9001, "method": "DOM.getDocument", "params": {"depth": -1, "pierce": True}}))
-        while True:
-            reply = json.loads(view.ws.recv())
-            if reply.get("id") == 9001:
-                break
-    finally:
-        view.close()
-    texts = []
-
-    def walk(node, inside):
-        inside = inside or node.get("nodeName") == "APC-PAGE-FEEDBACK"
-        if node.get("nodeName") == "STYLE":
-            return
-        if inside and node.get("nodeType") == 3:
-            texts.append(node["nodeValue"])
-        for child in node.get("children", []) + node.get("shadowRoots", []):
-            walk(child, inside)
-
-    walk(reply["result"]["root"], False)
-    # Its message first, then its buttons' labels.
-    return [t.strip() for t in texts if t.strip()]
-
-
 def test_the_in_page_note_in_german(german):
     browser, hands, hub, site, display = german
-    if browser.name == "firefox":
-        pytest.skip("Firefox: the note's closed shadow root cannot be read from outside (Chromium reads it)")
     d = browser.driver
     # The consent window of the test before shows its outcome for a moment, then closes itself:
     # the person points once it has gone.
@@ -124,7 +94,7 @@ def test_the_in_page_note_in_german(german):
     poll(lambda: page.run("return document.readyState") == "complete", "the article did not load")
     select_by_triple_click(page, hands, "h1")
     hands.key("alt+shift+k")
-    texts = poll(lambda: note_text(browser), "no note in the page")
+    texts = note_texts(poll(lambda: note_markup(browser, "/article.html"), "no note in the page"))
     text = texts[0]
     screen_shot(display, SHOTS / f"realinput-{browser.name}-note-de.png")
     english = json.loads((REPO_ROOT / "extension" / "_locales" / "en" / "messages.json").read_text())
