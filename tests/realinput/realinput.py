@@ -616,25 +616,22 @@ def dock_code(dock, hands):
 
 
 def note_text(view):
-    """Firefox: the text of the extension's in-page note in `view` (its message line), or None when
-    the page shows no note. The note lives in a closed shadow root that the page cannot read;
-    geckodriver hands WebDriver the root all the same (closed or open), as a person's eyes see it."""
-    from selenium.common.exceptions import (NoSuchElementException, NoSuchShadowRootException,
-                                            StaleElementReferenceException)
+    """The message line of the extension's note in `view` (a WindowView), or None when the page
+    shows no note: read by `note_markup` and `note_texts` (the one note reader), again if the
+    extension replaced the note while it was being read (a newer note: WebDriver calls the old
+    one's elements stale)."""
+    from selenium.common.exceptions import StaleElementReferenceException
 
-    if view.browser.name != "firefox":
-        raise NotImplementedError("note_text reads the note through geckodriver (Chromium: DevTools pierce)")
     d = view.browser.driver
-    if d.current_window_handle != view.handle:
-        d.switch_to.window(view.handle)
     for _ in range(5):
+        if view.browser.name == "firefox" and d.current_window_handle != view.handle:
+            d.switch_to.window(view.handle)
         try:
-            root = d.find_element("css selector", "apc-page-feedback").shadow_root
-            return root.find_element("css selector", ".box > div:first-child").text.strip()
-        except (NoSuchElementException, NoSuchShadowRootException):
-            return None
+            markup = note_markup(view.browser, view.url())
         except StaleElementReferenceException:
-            continue  # the extension replaced the note (a newer one) as it was read: read again
+            continue
+        texts = note_texts(markup) if markup else []
+        return texts[0] if texts else None
     return None
 
 
