@@ -340,16 +340,15 @@ def test_a_drop_naming_a_hub_never_paired_asks_for_consent_and_declined_pairs_no
 # How many drags the flood makes. The e2e suite drops 100 in Chromium through CDP in a second or
 # two; here each is a person's real drag (press, a few moves ~80 ms apart, a linger over the target,
 # release): 1.8 s in Firefox ESR under Xvfb on the quiet 2-core machine, up to 2.8 s when it is
-# loaded (25 drags took 44.7-69.0 s over six runs at load averages of 7 to 10). 100 would take three
-# to five minutes by themselves; 25 keep the flood under about a minute and this whole file near
-# 2.5 minutes (2:04-2:55 measured under that load), while still being many refused drops in a row
-# with no pause for the background between them (the next starts as soon as the page saw the last
-# one end).
-FLOOD = 25
+# loaded (25 drags took 44.7-69.0 s over nine runs at load averages of 7 to 10, and the whole file
+# 2:04-3:04). 100 would take three to five minutes by themselves; 20 keep the flood under about 45 s
+# and the file under three minutes at that load, while still being many refused drops in a row with
+# no pause for the background between them (the next starts as soon as the page saw the last end).
+FLOOD = 20
 
 
 def test_a_flood_of_drops_with_forged_tickets_pins_nothing_and_the_next_real_drop_still_pins(world):
-    """FLOOD (25) real drags of the bait in a row, each naming the paired agent and its hub (so each
+    """FLOOD (20) real drags of the bait in a row, each naming the paired agent and its hub (so each
     goes all the way to the hub) with a ticket the hub never minted."""
     pin = needs(world, "pin")
     good = {"v": 1, "agent": world.handle, "hub": world.hub.origin}
