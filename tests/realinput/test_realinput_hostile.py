@@ -342,8 +342,10 @@ def test_a_drop_naming_a_hub_never_paired_asks_for_consent_and_declined_pairs_no
 # release): 1.8 s in Firefox ESR under Xvfb on the quiet 2-core machine, up to 2.8 s when it is
 # loaded (25 drags took 44.7-69.0 s over nine runs at load averages of 7 to 10, and the whole file
 # 2:04-3:04). 100 would take three to five minutes by themselves; 20 keep the flood under about 45 s
-# and the file under three minutes at that load, while still being many refused drops in a row with
-# no pause for the background between them (the next starts as soon as the page saw the last end).
+# and the file near 2.5 minutes at that load, while still being many refused drops in a row with no
+# pause for the background between them (the next starts as soon as the page saw the last end).
+# (With release builds and a fuzzer on the same two cores the whole file took 3:18-3:58 with 20:
+# every step slows alike then, Firefox's start from 7 s to 26 s.)
 FLOOD = 20
 
 
