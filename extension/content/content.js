@@ -20,11 +20,23 @@
 var APC_AGENT_TYPE = "application/x-apc-agent";
 
 // Collection caps (cost, not rules): the walk stops here and says `truncated`; Rust enforces its own
-// hard limits. A reserve keeps the neighbourhood of the pointed node when the main walk ran out.
-var COLLECT_MAX_NODES = 30000;
-var COLLECT_MAX_TEXT = 2000000; // UTF-16 code units
-var COLLECT_RESERVE_NODES = 3000;
-var COLLECT_RESERVE_TEXT = 262144;
+// hard limits. They are sized from what the reading can hold, not from the page: the reading sent
+// to the hub is at most 256 KiB (`READING_MAX_BYTES`), the main text taking what room is left, so
+// the main walk collects the text of 1.5 readings (room for the boilerplate the main-text rules
+// drop) and at most COLLECT_MAX_NODES nodes (the dev corpus's largest page is about 3,800; every
+// node costs a few microseconds of computed-style reads, so this is what bounds the time of a
+// drop on a node-dense page: 5,000 paragraphs of six elements collect ~7,000 nodes, not 31,000).
+// Past them, what the reading needs around the point is still collected, from a reserve: the
+// pointed nodes' ancestors, the headings before the point (H1) and the point's neighbourhood
+// (the pointed element whole, then its surroundings until COLLECT_SIDE_TEXT units each side).
+var COLLECT_MAX_NODES = 6000;
+var COLLECT_MAX_TEXT = 393216; // UTF-16 code units
+var COLLECT_RESERVE_NODES = 2000;
+var COLLECT_RESERVE_TEXT = 98304; // the pointed text (at most 64 KiB) and its context
+var COLLECT_SIDE_TEXT = 4096; // context each side of the pointed element (the reading keeps 600 characters)
+var COLLECT_SIDE_NODES = 750; // of the reserve, each side's share
+var COLLECT_MAX_HEADINGS = 64; // headings kept before the point past the walk (nearest first)
+var COLLECT_HEADING_SCAN = 200000; // elements looked at, backwards from the point, to find them
 var COLLECT_MAX_ATTR = 2048;
 var COLLECT_MAX_ATTRS = 32;
 var COLLECT_ATTRS = new Set([
@@ -53,8 +65,10 @@ function collectObservation(request) {
  * The same observation, collected in slices of at most `sliceMs` (default 8) of main-thread time,
  * yielding to the page between them, so a huge page is never frozen by one long task. The drop
  * point, the caret and the selection are read synchronously, before this returns its promise, so
- * a drop handler can call it from the event and the anchors are those of the event.
- * `options.onSlice(ms)`, if given, hears how long each slice took (for benchmarks).
+ * a drop handler can call it from the event and the anchors are those of the event. The
+ * observation is built (`finish`) in a task of its own, and the promise resolves in that task, so
+ * what the caller does with it (serialize, send) does not lengthen the walk's last slice.
+ * `options.onSlice(ms)`, if given, hears how long each task took (for benchmarks).
  * @returns Promise of the observation; rejects like collectObservation throws.
  */
 function collectObservationAsync(request, options) {
@@ -71,16 +85,48 @@ function collectObservationAsync(request, options) {
       var start = performance.now();
       try {
         var done = job.run(start + slice);
-        var obs = done ? job.finish() : null;
         if (onSlice) onSlice(performance.now() - start); // how long this task took (benchmarks)
-        if (done) resolve(obs);
-        else setTimeout(step, 0);
+        nextTask(done ? end : step);
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function end() {
+      var start = performance.now();
+      try {
+        var obs = job.finish();
+        if (onSlice) onSlice(performance.now() - start);
+        resolve(obs);
       } catch (e) {
         reject(e);
       }
     }
     step();
   });
+}
+
+// Runs `fn` once in a new task, after what the page has queued (input, rendering, its own
+// tasks). A message on a MessageChannel rather than setTimeout(0): chained timers are clamped to
+// 4 ms after a few, which would add idle time to every slice of a collection. A timer races it,
+// so a browser or sandbox where the message never comes still goes on.
+function nextTask(fn) {
+  var ran = false;
+  function once() {
+    if (ran) return;
+    ran = true;
+    fn();
+  }
+  try {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      channel.port1.close();
+      once();
+    };
+    channel.port2.postMessage(null);
+  } catch (e) {
+    // no MessageChannel here: the timer alone
+  }
+  setTimeout(once, 0);
 }
 
 // Elements whose content is never shown as text: recorded with their attributes, but their
@@ -97,7 +143,6 @@ function startCollection(request) {
   var how = request.how;
   var index = new Map();
   var nodes = [];
-  var elements = []; // [element, record] for building `kids` at the end
   var budgetNodes = COLLECT_MAX_NODES;
   var budgetText = COLLECT_MAX_TEXT;
   var truncated = false;
@@ -136,24 +181,37 @@ function startCollection(request) {
   }
 
   var wsOf = []; // each element's white-space, for its children's records
-  var reorder = false; // nodes were added out of document order: rebuild `kids` at the end
+  // Elements whose `kids` got nodes out of document order (around the point): made again at the end.
+  var dirty = new Set();
+  function reorder(node) {
+    var p = flatParent(node);
+    if (p) dirty.add(p);
+  }
   function add(node, parentAt) {
     var rec;
     if (node.nodeType === 3 || node.nodeType === 4) {
       var data = node.data;
       if (data.length > budgetText) {
-        data = data.slice(0, Math.max(0, budgetText));
+        var keep = Math.max(0, budgetText);
+        data = backward ? data.slice(data.length - keep) : data.slice(0, keep); // the nearer end
         truncated = true;
       }
       budgetText -= data.length;
       rec = { text: data };
     } else {
-      rec = recordElement(node, ctx, parentAt >= 0 && wsOf[parentAt] !== undefined ? wsOf[parentAt] : "normal");
-      elements.push([node, rec]);
+      // The parent's white-space (what "missing" means); around the point a node may be added
+      // without its parent's index, which is then looked up.
+      var wsAt = parentAt;
+      if (wsAt < 0 && phase > 0) {
+        var fp = flatParent(node);
+        wsAt = fp && index.has(fp) ? index.get(fp) : -1;
+      }
+      rec = recordElement(node, ctx, wsAt >= 0 && wsOf[wsAt] !== undefined ? wsOf[wsAt] : "normal");
       wsOf[nodes.length] = ctx.ws;
     }
     budgetNodes -= 1;
-    if (phase > 0) reorder = true; // added by the reserve, out of document order
+    // Added around the point, out of document order: its parent's `kids` are made again at the end.
+    if (phase > 0 && parentAt < 0) reorder(node);
     var at = nodes.length;
     index.set(node, at);
     nodes.push(rec);
@@ -179,6 +237,9 @@ function startCollection(request) {
   var stackNode = [];
   var stackParent = [];
   var stackSiblings = [];
+  // Walking backwards (last child first): the context before the point is collected from its
+  // nearest end. The `kids` of what it adds are made again at the end.
+  var backward = false;
   function push(node, parentAt, siblings) {
     stackNode.push(node);
     stackParent.push(parentAt);
@@ -198,65 +259,196 @@ function startCollection(request) {
       }
       var node = stackNode.pop();
       var parentAt = stackParent.pop();
-      if (stackSiblings.pop() && node.nextSibling) push(node.nextSibling, parentAt, true);
+      var sibling = backward ? node.previousSibling : node.nextSibling;
+      if (stackSiblings.pop() && sibling) push(sibling, parentAt, true);
       var type = node.nodeType;
       if (type !== 1 && type !== 3 && type !== 4) continue;
       var at = index.get(node);
-      if (at === undefined) at = add(node, parentAt);
+      if (at === undefined) {
+        at = add(node, parentAt);
+        if (backward && type === 1) dirty.add(node); // its children come last first
+      } else if (phase > 0 && type === 1) {
+        dirty.add(node); // new children may follow its old ones
+      }
       if (type !== 1 || !descends(node, at)) continue;
       if (node.shadowRoot) {
-        if (node.shadowRoot.firstChild) push(node.shadowRoot.firstChild, at, true);
+        var first = backward ? node.shadowRoot.lastChild : node.shadowRoot.firstChild;
+        if (first) push(first, at, true);
       } else if (node.localName === "slot" && typeof node.assignedNodes === "function" &&
           node.assignedNodes().length) {
         var assigned = node.assignedNodes();
-        for (var i = assigned.length - 1; i >= 0; i--) push(assigned[i], at, false);
-      } else if (node.firstChild) {
-        push(node.firstChild, at, true);
+        for (var i = 0; i < assigned.length; i++) push(assigned[backward ? i : assigned.length - 1 - i], at, false);
+      } else if (backward ? node.lastChild : node.firstChild) {
+        push(backward ? node.lastChild : node.firstChild, at, true);
       }
     }
     return true;
   }
 
-  // Walks `start`'s subtree completely (the reserve around the pointed nodes).
-  function walkAll(start) {
-    var p = flatParent(start);
-    var pAt = p ? index.get(p) : undefined;
-    push(start, pAt === undefined ? -1 : pAt, false);
-    walk(Infinity);
-  }
-
   var root = doc.documentElement;
   push(root, -1, false);
-  var phase = 0; // 0: main walk, 1: around the pointed nodes, 2: done
+  var phase = 0; // 0: main walk, 1: around the point, 2: done
+  var started = false; // the work around the point was set up
 
-  function aroundPoint() {
-    // The pointed nodes' ancestors always, and their neighbourhood from a reserve when the walk ran out.
-    var focusNodes = rawAnchors.map(function (a) { return a.node; });
-    if (pointElement) focusNodes.push(pointElement);
+  // Around the point: what the reading needs there, nearest first, whatever the main walk reached.
+  // The focus nodes' ancestors are added at once; then subtrees are walked one by one (each a
+  // "job", resumable across slices): the pointed elements whole, the headings before the point,
+  // then the point's neighbourhood, sibling by sibling outward and level by level up, until
+  // COLLECT_SIDE_TEXT units were collected on each side. Only the ancestors when the walk was
+  // complete (everything else is already there).
+  var focusNodes = rawAnchors.map(function (a) { return a.node; });
+  if (pointElement) focusNodes.push(pointElement);
+  var jobs = []; // subtree roots still to walk, before the neighbourhood
+  var near = []; // one neighbourhood cursor per pointed element
+  var job = null; // the subtree being walked: { side: 0 none, -1 before, 1 after, text, cursor }
+
+  function addChain(n) {
+    var chain = [];
+    for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
+    for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i], -1);
+  }
+
+  function startAround() {
     budgetNodes = Math.max(budgetNodes, 0) + COLLECT_RESERVE_NODES;
     budgetText = Math.max(budgetText, 0) + COLLECT_RESERVE_TEXT;
+    focusNodes.forEach(addChain);
+    if (!truncated) return;
+    var ups = [];
     focusNodes.forEach(function (n) {
-      var chain = [];
-      for (var p = n; p && p !== root; p = flatParent(p)) chain.push(p);
-      for (var i = chain.length - 1; i >= 0; i--) if (!index.has(chain[i])) add(chain[i], -1);
+      var up = n.nodeType === 1 ? n : flatParent(n);
+      if (up && ups.indexOf(up) === -1) ups.push(up);
     });
-    if (truncated) {
-      // Nearest first: the pointed node's block, then its siblings outward, level by level.
-      focusNodes.forEach(function (n) {
-        var up = n.nodeType === 1 ? n : flatParent(n);
-        if (up) walkAll(up);
-        for (var level = 0; up && level < 6 && budgetNodes > 0; level++) {
-          var parent = flatParent(up);
-          if (!parent) break;
-          var siblings = flatChildren(parent);
-          var at = Array.prototype.indexOf.call(siblings, up);
-          for (var d = 1; d <= 64 && budgetNodes > 0; d++) {
-            if (at - d >= 0) walkAll(siblings[at - d]);
-            if (at + d < siblings.length) walkAll(siblings[at + d]);
-          }
-          up = parent;
+    ups.forEach(function (up) {
+      jobs.push({ node: up, side: 0 });
+      near.push({ up: up, level: 0, siblings: null, at: 0, d: 0, before: 0, after: 0, nodesBefore: 0, nodesAfter: 0 });
+    });
+    if (focusNodes.length) headingsBefore(focusNodes[0]).forEach(function (h) {
+      addChain(h);
+      jobs.push({ node: h, side: 0 });
+    });
+  }
+
+  // H1 needs the headings before the point, which may lie past the walk's end: the nearest ones,
+  // and further back those that can still be above them in the outline (a lower level than any
+  // kept, a few per level, in case some are hidden). Which are visible and what the path is stays
+  // Rust's; this only chooses what to collect. Found by walking the elements backwards from the
+  // point to the walk's end (a TreeWalker without a filter function: native and cheap; at most
+  // COLLECT_HEADING_SCAN elements). Headings inside shadow roots are not searched.
+  function headingsBefore(target) {
+    var t = target;
+    while (t && t.getRootNode && t.getRootNode() !== doc) t = flatParent(t) || (t.getRootNode() && t.getRootNode().host);
+    if (!t) return [];
+    var ancestors = new Set();
+    for (var p = t; p; p = p.parentNode) ancestors.add(p);
+    var walker = doc.createTreeWalker(root, 1); // NodeFilter.SHOW_ELEMENT
+    walker.currentNode = t;
+    var kept = [];
+    var minLevel = 10;
+    var perLevel = {};
+    for (var scanned = 0; scanned < COLLECT_HEADING_SCAN && kept.length < COLLECT_MAX_HEADINGS; scanned++) {
+      var h = walker.previousNode();
+      if (!h) break;
+      if (ancestors.has(h)) continue; // a heading holding the point is one of its ancestors
+      if (index.has(h)) break; // the main walk got here: it has every heading before
+      var tag = h.localName;
+      var numbered = tag.length === 2 && tag.charAt(0) === "h" && tag.charAt(1) >= "1" && tag.charAt(1) <= "6";
+      if (!numbered && !(h.hasAttribute("role") && /^\s*heading\s*$/i.test(h.getAttribute("role")))) continue;
+      var level = numbered ? Number(tag.charAt(1)) : parseInt(h.getAttribute("aria-level"), 10) || 2;
+      if (kept.length >= 16 && !(level < minLevel || (level === minLevel && (perLevel[level] || 0) < 3))) continue;
+      kept.push(h);
+      perLevel[level] = (perLevel[level] || 0) + 1;
+      if (level < minLevel) minLevel = level;
+    }
+    return kept.reverse();
+  }
+
+  // Whether one side of the point has its context (or its share of the reserve).
+  function full(c, side) {
+    return side < 0 ? c.before >= COLLECT_SIDE_TEXT || c.nodesBefore >= COLLECT_SIDE_NODES
+      : c.after >= COLLECT_SIDE_TEXT || c.nodesAfter >= COLLECT_SIDE_NODES;
+  }
+
+  // The next subtree to walk around the point, or null when done.
+  function nextJob() {
+    if (jobs.length) return jobs.shift();
+    while (near.length) {
+      var c = near[0];
+      if (full(c, -1) && full(c, 1)) {
+        near.shift();
+        continue;
+      }
+      if (!c.siblings) {
+        var parent = c.level < 6 ? flatParent(c.up) : null;
+        if (!parent) {
+          near.shift();
+          continue;
         }
-      });
+        c.siblings = flatChildren(parent);
+        c.at = Array.prototype.indexOf.call(c.siblings, c.up);
+        c.d = 0;
+        c.parent = parent;
+        c.turn = 1;
+      }
+      // Alternately before and after, outward, skipping a side that has enough or has no more
+      // (the reserve bounds how many).
+      for (var tries = 0; tries < 2; tries++) {
+        c.turn = -c.turn;
+        if (c.turn < 0) c.d += 1;
+        var k = c.at + c.turn * c.d;
+        if (!full(c, c.turn) && k >= 0 && k < c.siblings.length) return { node: c.siblings[k], side: c.turn, cursor: c };
+      }
+      var doneBefore = full(c, -1) || c.at - c.d <= 0;
+      var doneAfter = full(c, 1) || c.at + c.d >= c.siblings.length - 1;
+      if (doneBefore && doneAfter) {
+        c.up = c.parent; // this level is done: one up
+        c.level += 1;
+        c.siblings = null;
+      }
+    }
+    return null;
+  }
+
+  // Works around the point until `deadline`; false when it stopped there with work left.
+  function around(deadline) {
+    for (;;) {
+      if (job) {
+        if (!walk(deadline)) return false;
+        var c = job.cursor;
+        if (c) {
+          var text = job.text - budgetText;
+          var used = job.nodes - budgetNodes;
+          budgetNodes += job.spare;
+          if (job.side < 0) {
+            c.before += text;
+            c.nodesBefore += used;
+          } else {
+            c.after += text;
+            c.nodesAfter += used;
+          }
+        }
+        backward = false;
+        job = null;
+      }
+      if (budgetNodes <= 0 || budgetText <= 0) return true;
+      if (performance.now() > deadline) return false;
+      var next = nextJob();
+      if (!next) return true;
+      job = next;
+      job.spare = 0;
+      if (job.cursor) {
+        // A side walks within its share, so a huge subtree on one side cannot starve the other;
+        // the side before the point walks backwards, from its end nearest the point.
+        var share = COLLECT_SIDE_NODES - (job.side < 0 ? job.cursor.nodesBefore : job.cursor.nodesAfter);
+        job.spare = Math.max(0, budgetNodes - share);
+        budgetNodes -= job.spare;
+        backward = job.side < 0;
+      }
+      job.text = budgetText;
+      job.nodes = budgetNodes;
+      reorder(next.node);
+      var p = flatParent(next.node);
+      var pAt = p ? index.get(p) : undefined;
+      push(next.node, pAt === undefined ? -1 : pAt, false);
     }
   }
 
@@ -292,26 +484,38 @@ function startCollection(request) {
         phase = 1;
       }
       if (phase === 1) {
-        aroundPoint();
+        if (!started) {
+          started = true;
+          startAround();
+        }
+        if (!around(deadline)) return false;
         phase = 2;
       }
       return true;
     },
     finish: function () {
-      // Children lists, in flat-tree order, of what was collected: the walk made them as it went;
-      // when the reserve added nodes out of order, they are made again from the tree.
-      for (var e = 0; reorder && e < elements.length; e++) {
-        var el = elements[e][0];
-        if (COLLECT_NO_DESCENT.has(el.localName)) continue;
-        var kids = flatChildren(el);
+      // Children lists, in flat-tree order: the walk made them as it went; where nodes were added
+      // out of order (around the point), those elements' lists are made again from the tree.
+      dirty.forEach(function (el) {
+        var at = index.get(el);
+        if (at === undefined || COLLECT_NO_DESCENT.has(el.localName)) return;
         var list = [];
-        for (var k = 0; k < kids.length; k++) {
-          var at = index.get(kids[k]);
-          if (at !== undefined) list.push(at);
+        var i;
+        if (el.shadowRoot || el.localName === "slot") {
+          var kids = flatChildren(el);
+          for (var k = 0; k < kids.length; k++) {
+            i = index.get(kids[k]);
+            if (i !== undefined) list.push(i);
+          }
+        } else {
+          for (var c = el.firstChild; c; c = c.nextSibling) {
+            i = index.get(c);
+            if (i !== undefined) list.push(i);
+          }
         }
-        if (list.length) elements[e][1].kids = list;
-        else delete elements[e][1].kids;
-      }
+        if (list.length) nodes[at].kids = list;
+        else delete nodes[at].kids;
+      });
       var obs = {
         v: 1,
         url: String(location.href),

@@ -402,8 +402,9 @@ try {
       continue;
     }
     const a = p.alone;
-    row(`Collector alone, ${p.name} page (isolated world, 3 runs, median): collection, longest slice, slices`,
-      `${f1(p50(a.map((x) => x.collect)))} ms, ${f1(p50(a.map((x) => x.longest)))} ms, ${f0(p50(a.map((x) => x.slices)))}`,
+    // The goal is judged on the longest slice of any run, so that one is shown beside the median.
+    row(`Collector alone, ${p.name} page (isolated world, 3 runs): collection (median), longest slice (median / max), slices (median)`,
+      `${f1(p50(a.map((x) => x.collect)))} ms, ${f1(p50(a.map((x) => x.longest)))} / ${f1(max(a.map((x) => x.longest)))} ms, ${f0(p50(a.map((x) => x.slices)))}`,
       '≤ 50 ms a slice', met(max(a.map((x) => x.longest)) <= 50));
     row(`Collector alone, ${p.name} page, diagnostic: longest walk slice (8 ms deadline) / finish() (building the observation)`,
       `${f1(p50(a.map((x) => x.walkMax)))} / ${f1(p50(a.map((x) => x.finish)))} ms`);
@@ -449,9 +450,10 @@ try {
     `${f0(p50(col([...S, ...H], (r) => r.helperToDrop)))} ms before that, not counted.`);
   out.push('- A content script runs on the page\'s main thread, so the longtask observer sees the collector\'s tasks; it reports ' +
     'only tasks of 50 ms or more. The timer chain\'s gap also counts the drop events\' dispatch and anything else the renderer did.');
-  out.push('- The drop handler\'s last task holds more than the collector\'s last slice: the observation is serialized ' +
-    '(`JSON.stringify`) and handed to `runtime.sendMessage` (which copies the whole string) in the same task, so the longest task ' +
-    'during a drop can exceed the collector\'s own longest slice above.');
+  out.push('- The collector builds the observation (`finish()`) in a task of its own after the walk\'s last slice; the drop ' +
+    'handler serializes it (`JSON.stringify`) and hands it to `runtime.sendMessage` (which copies the whole string) in that same ' +
+    'task, so that task is finish() + stringify + the copy. The first task of a drop is the `drop` event itself plus the first ' +
+    'slice. Wall-clock slices stretch when the machine is loaded (a descheduled renderer), which the longtask observer counts.');
   console.log(out.join('\n'));
 } finally {
   await agent?.close().catch(() => {});

@@ -429,6 +429,12 @@ out.push(`|---|---|---|---|`);
 out.push(`| JSON size (KiB) | ${median(sizes).toFixed(0)} | ${quantile(sizes, 0.95).toFixed(0)} | ${Math.max(...sizes).toFixed(0)} |`);
 out.push(`| nodes | ${median(nodes).toFixed(0)} | ${quantile(nodes, 0.95).toFixed(0)} | ${Math.max(...nodes)} |`);
 out.push("");
+// The collection caps are sized from the reading (extension/content/content.js): no corpus page
+// should reach them.
+const cut = measured.filter((r) => JSON.parse(r.observation).truncated === true);
+out.push(`Pages cut by the collector's caps (observation \`truncated\`): ${cut.length} of ${measured.length}` +
+  `${cut.length ? ` (${cut.map((r) => r.id.slice(0, 8)).join(", ")})` : ""}.`);
+out.push("");
 if (heavy) {
   const hs = (f) => stats(heavy.map(f));
   const hl = (label, f, unit = "ms") => {

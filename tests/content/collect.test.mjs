@@ -9,95 +9,26 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import { readFile } from "node:fs/promises";
-import { execFileSync, spawnSync } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { buildReadingExample, launchChromium, openInIsolatedWorld, pointIn, reading, serveFixtures } from "./lib/harness.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const FIXTURES = path.join(ROOT, "tests/fixtures");
-const SOURCE = await readFile(path.join(ROOT, "extension/content/content.js"), "utf8");
-const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
-const READING_BIN = path.join(TARGET_DIR, "debug/examples/reading");
 const CSP = "script-src 'self'";
+const headersFor = (name) => (name === "csp.html" ? { "content-security-policy": CSP } : {});
 
-let server;
-let origin;
+let site;
 let browser;
 
 before(async () => {
-  execFileSync("cargo", ["build", "-q", "-p", "apc-content", "--example", "reading"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, CARGO_TARGET_DIR: TARGET_DIR },
-  });
-  server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url, "http://x").pathname);
-    if (!/^[a-z0-9-]+\.html$/.test(name)) {
-      res.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = await readFile(path.join(FIXTURES, name));
-      const headers = { "content-type": "text/html; charset=utf-8" };
-      if (name === "csp.html") headers["content-security-policy"] = CSP;
-      res.writeHead(200, headers).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  buildReadingExample();
+  site = await serveFixtures(/^[a-z0-9-]+\.html$/, headersFor);
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((ok) => server?.close(ok));
+  await site?.close();
 });
 
-async function open(name) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${origin}/${name}`);
-  const cdp = await page.context().newCDPSession(page);
-  const { frameTree } = await cdp.send("Page.getFrameTree");
-  const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
-    frameId: frameTree.frame.id,
-    worldName: "apc-content-test",
-  });
-  // Runs `expression` in the isolated world, after (re)defining the content script there.
-  const inWorld = async (expression, { prelude = "" } = {}) => {
-    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
-      expression: `${prelude}\n${SOURCE}\n;(${expression})`,
-      contextId: executionContextId,
-      returnByValue: true,
-      awaitPromise: true,
-    });
-    if (exceptionDetails) {
-      throw new Error(exceptionDetails.exception?.description || exceptionDetails.text);
-    }
-    return result.value;
-  };
-  return { page, cdp, inWorld };
-}
-
-/** The centre-left of an element's first line, in viewport coordinates. */
-async function pointIn(page, selector) {
-  await page.locator(selector).first().scrollIntoViewIfNeeded();
-  return page.evaluate((sel) => {
-    const el = document.querySelector(sel);
-    const r = el.getClientRects()[0];
-    return { x: r.left + 4, y: r.top + r.height / 2 };
-  }, selector);
-}
+const open = (name) => openInIsolatedWorld(browser, `${site.origin}/${name}`, "apc-content-test");
 
 async function dropObservation(t, selector) {
   const { x, y } = await pointIn(t.page, selector);
@@ -126,16 +57,6 @@ async function select(page, from, to) {
   }, [from, to]);
 }
 
-function reading(observation) {
-  const out = spawnSync(READING_BIN, ["2026-11-29T00:00:00Z"], {
-    input: JSON.stringify(observation),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const value = JSON.parse(out.stdout);
-  if (out.status !== 0) throw new Error(`reading refused: ${out.stdout}`);
-  return value;
-}
 
 const allText = (r) => [r.pointed.text, r.context.before, r.context.after, r.page_text ?? "", r.title].join("\n");
 
@@ -152,7 +73,7 @@ test("article: a drop on a paragraph points at exactly that paragraph, with its 
     assert.deepEqual(r.pointed.targets, [
       { kind: "doc", id: "garden_linux", part: "section:install", params: null },
     ]);
-    assert.equal(r.url, `${origin}/article.html`);
+    assert.equal(r.url, `${site.origin}/article.html`);
     assert.equal(r.title, "Field guide to tidy gardens");
     assert.equal(r.lang, "en");
     assert.match(r.context.before, /wheelbarrow\.\s*Linux$/);
@@ -313,6 +234,126 @@ test("a huge page: the collector stops at its caps, keeps the pointed paragraph,
     assert.match(r.context.before, /Filler paragraph 39999, long enough/);
     assert.equal(r.truncated, true);
     assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 256 * 1024);
+  } finally {
+    await t.page.close();
+  }
+});
+
+// Pages far bigger than a reading (issue 10): the collection is sized from the reading (256 KiB),
+// not from the page, and what the reading needs around the point is collected however far the
+// point lies past the main walk.
+
+/** Replaces the body with a generated page of `count` paragraphs of six elements each (the point
+ * benchmark's heavy page), with headings at the given paragraph numbers. */
+async function heavyBody(page, { count, headings = {}, extra = "" }) {
+  await page.evaluate(([count, headings, extra]) => {
+    const parts = ["<nav><a href='/'>Home</a></nav><main><h1>Heavy guide</h1>"];
+    for (let i = 0; i < count; i++) {
+      if (headings[i]) parts.push(headings[i]);
+      parts.push(`<p id="p${i}">Paragraph ${i} of the heavy page, with <a href="#p${i}">a link</a>, ` +
+        `<em>some emphasis</em>, <strong>a strong word</strong>, <span>a span of prose</span> and ` +
+        `<code>code()</code>, enough words to read like an article body.</p>`);
+    }
+    parts.push(`</main>${extra}`);
+    document.body.innerHTML = parts.join("\n");
+  }, [count, headings, extra]);
+}
+
+const HEAVY_PARA = (i) => `Paragraph ${i} of the heavy page, with a link, some emphasis, a strong word, ` +
+  "a span of prose and code(), enough words to read like an article body.";
+
+test("a 5,000-paragraph page dropped on in the middle: the paragraph, its headings and context, truncated, an observation the size of a reading", async () => {
+  const t = await open("article.html");
+  try {
+    await heavyBody(t.page, {
+      count: 5000,
+      headings: {
+        2000: "<h2>Second half</h2>",
+        2300: "<h3>Chapter 23</h3>",
+        2400: "<h3>Chapter 24</h3>",
+        2450: "<h4 style='display: none'>A hidden heading</h4>",
+        2480: "<div role='heading' aria-level='4'>Section 24.8</div>",
+      },
+    });
+    const obs = await dropObservation(t, "#p2500");
+    assert.equal(obs.truncated, true);
+    // Sized from the reading, not from the page (the page is ~85,000 nodes and ~1.2 M units).
+    assert.ok(obs.nodes.length <= 10000, `nodes: ${obs.nodes.length}`);
+    const kib = Buffer.byteLength(JSON.stringify(obs)) / 1024;
+    assert.ok(kib <= 512, `observation: ${kib.toFixed(0)} KiB`);
+    const r = reading(obs);
+    assert.equal(r.pointed.text, HEAVY_PARA(2500));
+    // The headings before the point lie far past the main walk: collected all the same (H1), and
+    // the hidden one is still Rust's to drop.
+    assert.deepEqual(r.context.headings, ["Heavy guide", "Second half", "Chapter 24", "Section 24.8"]);
+    assert.ok(r.context.before.endsWith("enough words to read like an article body."), r.context.before);
+    assert.match(r.context.before, /Paragraph 2499 of the heavy page/);
+    assert.match(r.context.after, /^Paragraph 2501 of the heavy page/);
+    assert.equal(r.truncated, true);
+    // The main text is the page's from its start, cut.
+    assert.match(r.page_text, /^Heavy guide\n\nParagraph 0 of the heavy page/);
+    assert.ok(Buffer.byteLength(JSON.stringify(r)) <= 256 * 1024);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("past the main walk, a long pointed block with many children is collected whole", async () => {
+  const t = await open("article.html");
+  try {
+    const words = Array.from({ length: 400 }, (_, i) => `<span>word${i}</span>`).join(" ");
+    await heavyBody(t.page, { count: 3000, extra: `<p id="long">${words}</p><p>After the long one.</p>` });
+    const { x, y } = await t.page.evaluate(() => {
+      const s = document.querySelectorAll("#long span")[200];
+      s.scrollIntoView({ block: "center" });
+      const b = s.getBoundingClientRect();
+      return { x: b.left + 2, y: b.top + b.height / 2 };
+    });
+    const obs = await t.inWorld(`collectObservation({ how: "drop", x: ${x}, y: ${y} })`);
+    assert.equal(obs.truncated, true);
+    const r = reading(obs);
+    assert.equal(r.pointed.text, Array.from({ length: 400 }, (_, i) => `word${i}`).join(" "));
+    assert.match(r.context.after, /^After the long one\./);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("a page the size of the largest dev-corpus page is collected whole (not truncated)", async () => {
+  const t = await open("article.html");
+  try {
+    // ~3,900 nodes and ~200,000 units of text (the corpus's largest: ~3,800 nodes, ~210 KiB of JSON).
+    await t.page.evaluate(() => {
+      const parts = ["<main><h1>Big article</h1>"];
+      for (let i = 0; i < 780; i++) {
+        parts.push(`<p id="b${i}">Body paragraph ${i}: <em>long</em> enough prose ${"to fill a page ".repeat(14)}end ${i}.</p>`);
+      }
+      parts.push("</main>");
+      document.body.innerHTML = parts.join("\n");
+    });
+    const obs = await dropObservation(t, "#b390");
+    assert.equal(obs.truncated, false);
+    assert.ok(obs.nodes.length >= 3900, `nodes: ${obs.nodes.length}`);
+    const r = reading(obs);
+    assert.equal(r.truncated, undefined);
+    assert.match(r.page_text, /Body paragraph 779: long enough prose .* end 779\.$/);
+  } finally {
+    await t.page.close();
+  }
+});
+
+test("on a page cut by the caps, the sliced collection gives the same observation as the one-task one", async () => {
+  const t = await open("article.html");
+  try {
+    await heavyBody(t.page, { count: 3000, headings: { 1500: "<h2>Later part</h2>" } });
+    const { x, y } = await pointIn(t.page, "#p2000");
+    const [sync, slow] = await t.inWorld(`Promise.all([
+      collectObservation({ how: "drop", x: ${x}, y: ${y} }),
+      collectObservationAsync({ how: "drop", x: ${x}, y: ${y} }, { sliceMs: 0.01 }),
+    ])`);
+    assert.equal(sync.truncated, true);
+    assert.deepEqual(slow, sync);
+    assert.deepEqual(reading(slow).context.headings, ["Heavy guide", "Later part"]);
   } finally {
     await t.page.close();
   }

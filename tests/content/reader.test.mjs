@@ -6,96 +6,24 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import { readFile } from "node:fs/promises";
-import { execFileSync, spawnSync } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { buildReadingExample, launchChromium, openInIsolatedWorld, pointIn, reading, serveFixtures } from "./lib/harness.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const FIXTURES = path.join(ROOT, "tests/fixtures");
-const SOURCE = await readFile(path.join(ROOT, "extension/content/content.js"), "utf8");
-const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
-const READING_BIN = path.join(TARGET_DIR, "debug/examples/reading");
-
-let server;
-let origin;
+let site;
 let browser;
 
 before(async () => {
-  execFileSync("cargo", ["build", "-q", "-p", "apc-content", "--example", "reading"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, CARGO_TARGET_DIR: TARGET_DIR },
-  });
-  server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url, "http://x").pathname);
-    if (!/^reader-[a-z0-9-]+\.html$/.test(name)) {
-      res.writeHead(404).end();
-      return;
-    }
-    try {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(await readFile(path.join(FIXTURES, name)));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync",
-    ],
-  });
+  buildReadingExample();
+  site = await serveFixtures(/^reader-[a-z0-9-]+\.html$/);
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((ok) => server?.close(ok));
+  await site?.close();
 });
 
-async function open(name) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${origin}/${name}`);
-  const cdp = await page.context().newCDPSession(page);
-  const { frameTree } = await cdp.send("Page.getFrameTree");
-  const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
-    frameId: frameTree.frame.id,
-    worldName: "apc-reader-test",
-  });
-  const inWorld = async (expression) => {
-    const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
-      expression: `${SOURCE}\n;(${expression})`,
-      contextId: executionContextId,
-      returnByValue: true,
-      awaitPromise: true,
-    });
-    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description || exceptionDetails.text);
-    return result.value;
-  };
-  return { page, inWorld };
-}
+const open = (name) => openInIsolatedWorld(browser, `${site.origin}/${name}`, "apc-reader-test");
 
-async function pointIn(page, selector) {
-  await page.locator(selector).first().scrollIntoViewIfNeeded();
-  return page.evaluate((sel) => {
-    const r = document.querySelector(sel).getClientRects()[0];
-    return { x: r.left + 4, y: r.top + r.height / 2 };
-  }, selector);
-}
-
-function reading(observation) {
-  const out = spawnSync(READING_BIN, ["2026-11-29T00:00:00Z"], {
-    input: JSON.stringify(observation),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (out.status !== 0) throw new Error(`reading refused: ${out.stdout}`);
-  return JSON.parse(out.stdout);
-}
 
 async function selectAll(t) {
   await t.page.evaluate(() => getSelection().selectAllChildren(document.body));

@@ -18,8 +18,8 @@ use crate::ContentError;
 
 /// The observation format's version; the collector writes it as `v`.
 pub const OBSERVATION_VERSION: u32 = 1;
-/// Most nodes an observation may hold (the collector stops at 30 000 plus a reserve around the
-/// pointed node; this is the hard limit Rust enforces).
+/// Most nodes an observation may hold (the collector stops at 6 000 plus a reserve around the
+/// pointed node; this is the hard limit Rust enforces on whatever sends an observation).
 pub const MAX_NODES: usize = 60_000;
 /// Most bytes of text (text nodes, UTF-8) an observation may hold.
 pub const MAX_TEXT_BYTES: usize = 8 * 1024 * 1024;

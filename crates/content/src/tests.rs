@@ -869,7 +869,8 @@ fn deep_nesting_does_not_overflow_the_stack() {
 
 #[test]
 fn a_large_observation_stays_bounded() {
-    // 30 000 nodes and ~2 MB of text, the collector's caps: the reading still fits.
+    // 30 000 nodes and ~2 MB of text, far over the collector's caps (an observation made by
+    // something else, or an older collector): the reading still fits.
     let line = "Some visible text, with commas, of a fair length for scoring purposes. ".repeat(4);
     let body: Vec<T> = (0..10_000)
         .map(|i| e("div", vec![e("p", vec![x(&format!("{i} {line}"))])]))

@@ -270,7 +270,14 @@ async fn drop_inner<E: Env>(
         ));
     };
     let page = web_origin(page_url).ok_or(FlowError::NotAWebPage)?;
-    let check = hub_api::check_app(env.http(), &page.origin).await;
+    // The page's apc.json is asked for first and the reading is made while that request is out
+    // (`join` polls in order: the request goes, then the reading runs); the reading goes nowhere
+    // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
+    let (check, reading) =
+        futures::future::join(hub_api::check_app(env.http(), &page.origin), async {
+            reading_from(env, observation, page_url, &[How::Drop])
+        })
+        .await;
     match answer_drop(&page.origin, &page.host, check) {
         DropAnswer::Ordinary => {}
         DropAnswer::DirectOnly(note) | DropAnswer::CouldNotCheck(note) => {
@@ -288,7 +295,7 @@ async fn drop_inner<E: Env>(
             });
         }
     }
-    let reading = reading_from(env, observation, page_url, &[How::Drop])?;
+    let reading = reading?;
     let state = env.store().load().await?;
     if let Some(record) = state.find_live(&hub_origin, &payload.agent).cloned() {
         // An existing pairing still pins a drop only with this drag's own fresh ticket.

@@ -65,6 +65,11 @@ pub struct FakeHub {
     pub next_pairing_id: RefCell<Option<String>>,
     /// `apc.json` answers of web pages by origin; 404 when absent.
     pub sites: RefCell<BTreeMap<String, (u16, String)>>,
+    /// How many polls a web page's `apc.json` answer takes (0: at once), as a network does.
+    pub site_latency: Cell<u32>,
+    /// What happened, in order: `asked <url>` and `answered <url>` for web pages' `apc.json`, and
+    /// `clock` for every read of the time (a reading reads it once, for `made_at`).
+    pub events: RefCell<Vec<String>>,
 }
 
 impl FakeHub {
@@ -78,6 +83,8 @@ impl FakeHub {
             requests: RefCell::default(),
             next_pairing_id: RefCell::default(),
             sites: RefCell::default(),
+            site_latency: Cell::new(0),
+            events: RefCell::default(),
         };
         hub.agents
             .borrow_mut()
@@ -479,6 +486,15 @@ impl Http for World {
         self.hub.requests.borrow_mut().push(request.clone());
         if !request.url.starts_with(HUB) {
             // A web page's apc.json.
+            let log = |what: &str| {
+                self.hub
+                    .events
+                    .borrow_mut()
+                    .push(format!("{what} {}", request.url))
+            };
+            log("asked");
+            Later(self.hub.site_latency.get()).await;
+            log("answered");
             let origin = request.url.split("/.well-known").next().unwrap_or("");
             let (status, body) = self
                 .hub
@@ -556,6 +572,7 @@ impl PageUi for World {
 
 impl Clock for World {
     fn now_ms(&self) -> u64 {
+        self.hub.events.borrow_mut().push("clock".into());
         self.now_ms.get()
     }
     fn new_id(&self) -> String {

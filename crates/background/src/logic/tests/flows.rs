@@ -123,6 +123,31 @@ fn a_second_drop_pins_with_its_own_fresh_ticket_without_asking_again() {
 }
 
 #[test]
+fn a_drops_reading_is_made_while_the_pages_apc_json_request_is_out() {
+    // Issue 10: the page's apc.json check is a network round trip on every drop; the reading is
+    // built in that time instead of after it. The reading reads the clock once (its `made_at`).
+    let w = World::new();
+    paired_by_drop(&w);
+    w.hub.events.borrow_mut().clear();
+    w.hub.site_latency.set(2);
+    let ticket = w.hub.mint("ag_claude");
+    let out = drop_with(&w, "ag_claude", &ticket).unwrap();
+    assert!(matches!(out, DropOutcome::Pinned { .. }));
+    let events = w.hub.events.borrow().clone();
+    let at = |prefix: &str| {
+        events
+            .iter()
+            .position(|e| e.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {events:?}"))
+    };
+    assert!(at("asked") < at("clock"), "{events:?}");
+    assert!(
+        at("clock") < at("answered"),
+        "the reading waited for the answer: {events:?}"
+    );
+}
+
+#[test]
 fn a_replayed_or_stale_ticket_pins_nothing_and_says_so() {
     let w = World::new();
     let first = w.hub.mint("ag_claude");
