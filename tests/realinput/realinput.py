@@ -610,3 +610,58 @@ def dock_code(dock, hands):
     if not shown():
         hands.click(*element_point(dock, hands, ".new-code"))
     return poll(shown, "the dock page shows no pairing code")
+
+
+# ---- What a hostile page's drags leave behind (tests/realinput/test_realinput_hostile.py) ----------
+
+
+def note_text(view):
+    """The message line of the extension's note in `view` (a WindowView), or None when the page
+    shows no note: read by `note_markup` and `note_texts` (the one note reader), again if the
+    extension replaced the note while it was being read (a newer note: WebDriver calls the old
+    one's elements stale)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    d = view.browser.driver
+    for _ in range(5):
+        if view.browser.name == "firefox" and d.current_window_handle != view.handle:
+            d.switch_to.window(view.handle)
+        try:
+            markup = note_markup(view.browser, view.url())
+        except StaleElementReferenceException:
+            continue
+        texts = note_texts(markup) if markup else []
+        return texts[0] if texts else None
+    return None
+
+
+def no_window_opens(browser, url_part, known=(), seconds=1.5):
+    """Watches for `seconds` that no window (not in `known`) whose URL contains `url_part` opens;
+    fails at once if one does. The browser opens a window asynchronously after what caused it, so
+    this is a settle time after that cause, not a sleep standing in for a condition."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            view = find_window(browser, url_part, known)
+        except Exception:  # noqa: BLE001 - a window closing under us: look again
+            view = None
+        if view:
+            pytest.fail(f"{browser.name}: a window with {url_part!r} opened: {view.run('return location.href')}")
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.2)
+
+
+def pointer_elsewhere(hands):
+    """Moves the pointer off every window, to the screen's bottom-right corner (or beside it, if it
+    is there already). `Hands.move` is xdotool's `mousemove --sync`, which waits for the pointer to
+    move: a move to where the pointer already is waits about 16 s for a motion that never comes
+    (measured on this Xvfb). Helpers that move to fixed spots (viewport_offset's probe) hit that
+    when called twice in a row; a move elsewhere first keeps every move a real one."""
+    out = subprocess.run(["xdotool", "getmouselocation", "--shell"], env=hands.env, capture_output=True,
+                         text=True, timeout=30, check=True).stdout
+    where = dict(line.split("=", 1) for line in out.split() if "=" in line)
+    x, y = SCREEN[0] - 4, SCREEN[1] - 4
+    if (int(where.get("X", -1)), int(where.get("Y", -1))) == (x, y):
+        x -= 3
+    hands.move(x, y)
