@@ -98,8 +98,20 @@ class Hands:
     def _do(self, *args):
         subprocess.run(["xdotool", *map(str, args)], env=self.env, check=True, timeout=30)
 
+    def where(self):
+        """Where the pointer is on the screen."""
+        out = subprocess.run(["xdotool", "getmouselocation", "--shell"], env=self.env, capture_output=True,
+                             text=True, timeout=30, check=True).stdout
+        at = dict(line.split("=", 1) for line in out.split() if "=" in line)
+        return int(at.get("X", -1)), int(at.get("Y", -1))
+
     def move(self, x, y):
-        self._do("mousemove", "--sync", int(round(x)), int(round(y)))
+        x, y = int(round(x)), int(round(y))
+        # `--sync` waits for the pointer to move: to where it already is, that wait lasts ~16 s for a
+        # motion that never comes (measured on this Xvfb), so a move there is no move at all.
+        if self.where() == (x, y):
+            return
+        self._do("mousemove", "--sync", x, y)
 
     def press(self, button=1):
         self._do("mousedown", button)
@@ -653,15 +665,6 @@ def no_window_opens(browser, url_part, known=(), seconds=1.5):
 
 
 def pointer_elsewhere(hands):
-    """Moves the pointer off every window, to the screen's bottom-right corner (or beside it, if it
-    is there already). `Hands.move` is xdotool's `mousemove --sync`, which waits for the pointer to
-    move: a move to where the pointer already is waits about 16 s for a motion that never comes
-    (measured on this Xvfb). Helpers that move to fixed spots (viewport_offset's probe) hit that
-    when called twice in a row; a move elsewhere first keeps every move a real one."""
-    out = subprocess.run(["xdotool", "getmouselocation", "--shell"], env=hands.env, capture_output=True,
-                         text=True, timeout=30, check=True).stdout
-    where = dict(line.split("=", 1) for line in out.split() if "=" in line)
-    x, y = SCREEN[0] - 4, SCREEN[1] - 4
-    if (int(where.get("X", -1)), int(where.get("Y", -1))) == (x, y):
-        x -= 3
-    hands.move(x, y)
+    """Moves the pointer off every window, to the screen's bottom-right corner, so that what comes
+    next starts from outside the pages."""
+    hands.move(SCREEN[0] - 4, SCREEN[1] - 4)
