@@ -17,6 +17,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from apc_firefox import REPO_ROOT, extension_url
@@ -160,8 +161,12 @@ def test_pairing_with_the_code_the_dock_shows(firefox, hub):
     main = driver.current_window_handle
     open_popup(driver)
     hub_field = driver.find_element(By.CSS_SELECTOR, "#pair-code-form input[name=hub]")
-    hub_field.clear()
+    # As a person replaces it: select all, then type (the typing marks the field as the person's, so
+    # the popup's next render keeps it; WebDriver's clear() fires no input event, and a render that
+    # came after it filled the default hub in again, before the typed address).
+    hub_field.send_keys(Keys.CONTROL, "a")
     hub_field.send_keys(hub.origin)
+    assert hub_field.get_attribute("value") == hub.origin
     driver.find_element(By.CSS_SELECTOR, "#pair-code-form input[name=code]").send_keys(code)
     before = set(driver.window_handles)
     driver.find_element(By.ID, "pair-code-submit").click()
