@@ -129,21 +129,17 @@ pub fn parse_target(raw: &Value) -> Option<FocusTarget> {
     })
 }
 
+// The collation itself lives in its own file (`collate.rs`: ICU4X plus V8's order of Han).
+#[path = "collate.rs"]
+mod collate;
+
 /// `a.localeCompare(b)` as V8 answers it with no locale or options: ICU's root collation
 /// (CLDR; the `en` locale has no tailoring), tertiary strength, canonically equivalent strings
-/// equal. ICU4X's `icu_collator` holds the same tables, so any two strings compare as in the
-/// reference; the differential run (`scripts/differential.sh`) checks it against V8 itself.
+/// equal, Han ideographs by radical and stroke. ICU4X's `icu_collator` holds the same tables but
+/// for Han's order, which `collate` takes from V8 itself; the differential run
+/// (`scripts/differential.sh`) checks it against V8.
 pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
-    use icu_collator::{options::CollatorOptions, Collator, CollatorBorrowed};
-    use std::sync::OnceLock;
-    static ROOT: OnceLock<Option<CollatorBorrowed<'static>>> = OnceLock::new();
-    let root =
-        ROOT.get_or_init(|| Collator::try_new(Default::default(), CollatorOptions::default()).ok());
-    match root {
-        Some(collator) => collator.compare(a, b),
-        // Compiled data always has the root collation; UTF-16 order is the last resort.
-        None => a.encode_utf16().cmp(b.encode_utf16()),
-    }
+    collate::locale_compare(a, b)
 }
 
 /// Where a character of a param key (`[a-z0-9_]`) sorts in the root collation: `_` before the
