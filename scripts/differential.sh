@@ -6,6 +6,7 @@
 #   scripts/differential.sh --short   # >= 20,000 cases, fixed seed (the test command's pass)
 #   scripts/differential.sh --long    # 5,000,000 cases, release build (figures in docs/CONFORMANCE.md)
 #   scripts/differential.sh --replay DIR..  # the case lines in DIR (a fuzzer's corpus; scripts/fuzz.sh)
+#   scripts/differential.sh --han [N]   # N (default 1,000,000) canonicalTarget calls of Han keys only
 #
 # Options after the mode go to the runner (crates/core/examples/differential.rs), e.g.
 # `--seed 3`, `--cases 100000`, `--failures FILE`. The reference is looked up at
@@ -46,7 +47,16 @@ case "$mode" in
   --short)
     cargo build -q -p apc-core --example differential
     BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/differential"
+    # Han keys, whose order V8 takes from radical and stroke (crates/core/src/collate.rs).
+    "$BIN" --oracle "$ORACLE" --han --cases 5000 --seed 11 | tail -n 1
     exec "$BIN" --oracle "$ORACLE" --cases 20000 --seed 11 "$@"
+    ;;
+  --han)
+    cases="${1:-1000000}"
+    shift || true
+    cargo build -q --release -p apc-core --example differential
+    BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/differential"
+    exec "$BIN" --oracle "$ORACLE" --han --cases "$cases" --seed 20261130 --batch 20000 "$@"
     ;;
   --replay)
     cargo build -q -p apc-core --example differential
@@ -61,7 +71,7 @@ case "$mode" in
     exec "$BIN" --oracle "$ORACLE" --cases 5000000 --seed 20261130 --batch 20000 "$@"
     ;;
   *)
-    echo "usage: scripts/differential.sh --short|--long [runner options] | --replay DIR..." >&2
+    echo "usage: scripts/differential.sh --short|--long [runner options] | --han [N] | --replay DIR..." >&2
     exit 2
     ;;
 esac
