@@ -389,4 +389,13 @@ add("declaresMcpUrl", { origin: O, mcp: { path: 5 } }, "https://app.example/5/x"
 add("declaresMcpUrl", man, ["https://app.example/mcp/"]);
 add("declaresMcpUrl", man, ["https://app.example/mcp/a"]);
 
+// Han keys: V8 orders ideographs by radical and stroke (ICU4X's compiled data alone: by code
+// point), variants beside their ideograph, expansions as their decomposition (collate.rs).
+add("canonicalTarget", { kind: "q", params: { d1: "a", "𠀀rfpe26lj": "+3", "本m": ".5", "4294967295": "c" } });
+add("canonicalTarget", { kind: "b", id: "i", params: { "日rg": "U", "𠀀vvpp": ".I", "\u{F0000}e9": "x", "slø": "y" } });
+add("canonicalTarget", { kind: "k", id: "i", params: { "本": 1, "㐀": 2, "日": 3, "一": 4, "𠀀": 5, "z": 6, "\u0378": 7, "\u{18CFF}": 8 } });
+add("canonicalTarget", { kind: "k", id: "i", params: { "⼀": 1, "一": 2, "丁": 3, "㊀": 4, "⺀": 5, "丶": 6, "\uF900": 7, "\u8C48": 8 } });
+add("canonicalTarget", { kind: "k", id: "i", params: { "㍻": 1, "平成": 2, "平戈": 3, "㈠": 4, "(一)": 5, "a本": 6, "a日": 7 } });
+add("canonicalTarget", { kind: "k", id: "i", params: { "日\u0301": 1, "日": 2, "本": 3, "日a": 4, "日A": 5, "\u{2F800}": 6, "丽": 7 } });
+
 for (const c of cases) console.log(JSON.stringify(c));
