@@ -17,6 +17,7 @@
 const uni = /\p{Unified_Ideograph}/u;
 const tertiary = new Intl.Collator();
 const primary = new Intl.Collator(undefined, { sensitivity: "base" });
+const secondary = new Intl.Collator(undefined, { sensitivity: "accent" });
 const fail = (msg) => {
   console.error(`collate_han_gen: ${msg}`);
   process.exit(1);
@@ -55,10 +56,10 @@ for (let cp = 0; cp <= 0x10ffff; cp++) {
   const rank = rankOf(s);
   const nfkd = s.normalize("NFKD");
   if (rank >= 0) {
-    variants.push([cp, order[rank].codePointAt(0)]);
+    variants.push([cp, order[rank].codePointAt(0), secondary.compare(s, order[rank]), tertiary.compare(s, order[rank])]);
   } else if ([...nfkd].some((c) => uni.test(c))) {
     if (primary.compare(s, nfkd) !== 0) fail(`U+${cp.toString(16)} is not primary-equal to its NFKD`);
-    expansions.push([cp, nfkd]);
+    expansions.push([cp, nfkd, secondary.compare(s, nfkd), tertiary.compare(s, nfkd)]);
   } else if (primary.compare(order[0], s) <= 0 && primary.compare(s, order[order.length - 1]) <= 0) {
     fail(`U+${cp.toString(16)} sorts among the ideographs but is none of them`);
   }
@@ -114,15 +115,16 @@ const HAN_ORDER_LAST: &str = "${LAST}";
 /// How many ideographs \`HAN_ORDER\` lists.
 const HAN_COUNT: usize = ${order.length};
 
-/// (code point, the ideograph whose primary weight it has): it collates as that ideograph with
-/// other secondary or tertiary weights.
-const HAN_VARIANTS: &[(u32, u32)] = &[
-${variants.map(([a, b]) => `    (${hex(a)}, ${hex(b)}),`).join("\n")}
+/// (code point, the ideograph whose primary weight it has, V8's answer comparing the two at
+/// secondary strength, at tertiary strength): it collates as that ideograph with other secondary
+/// or tertiary weights. The answers are only for the tests (ICU4X must give the same).
+const HAN_VARIANTS: &[(u32, u32, i8, i8)] = &[
+${variants.map(([a, b, s2, s3]) => `    (${hex(a)}, ${hex(b)}, ${s2}, ${s3}),`).join("\n")}
 ];
 
-/// (code point, its compatibility decomposition): primary-equal to that string, which holds
-/// ideographs.
-const HAN_EXPANSIONS: &[(u32, &str)] = &[
-${expansions.map(([a, s]) => `    (${hex(a)}, "${esc(s)}"),`).join("\n")}
+/// (code point, its compatibility decomposition, V8's answers at secondary and tertiary strength):
+/// primary-equal to that string, which holds ideographs.
+const HAN_EXPANSIONS: &[(u32, &str, i8, i8)] = &[
+${expansions.map(([a, s, s2, s3]) => `    (${hex(a)}, "${esc(s)}", ${s2}, ${s3}),`).join("\n")}
 ];
 `);
