@@ -153,6 +153,10 @@ fn declares_mcp_url(manifest: Option<&Value>, mcp_url: Option<&Value>) -> Result
     // string's UTF-16 length, an array's length, or undefined (then the comparison is false and
     // `slice` takes the whole path).
     let raw_path = mcp.as_object().and_then(|o| o.get("path"));
+    // `startsWith(path)` converts it first; an object with its own `toString` key throws there.
+    if js::to_string_throws(raw_path) {
+        return Err(throws("cannot convert mcp.path to a string"));
+    }
     let path = js::to_string(raw_path);
     let path_len = match raw_path {
         Some(Value::String(s)) => Some(js::utf16_len(s)),

@@ -389,6 +389,11 @@ add("declaresMcpUrl", { origin: O, mcp: { path: 5 } }, "https://app.example/5/x"
 add("declaresMcpUrl", man, ["https://app.example/mcp/"]);
 add("declaresMcpUrl", man, ["https://app.example/mcp/a"]);
 
+// An `mcp.path` whose string conversion throws (an object with its own `toString` key): the
+// reference throws from `startsWith` (found by the differential run, seed 20261130).
+add("declaresMcpUrl", { origin: O, mcp: { path: { toString: true } } }, "https://app.example/mcp/a");
+add("declaresMcpUrl", { origin: O, mcp: { path: [{ toString: 1 }] } }, "https://app.example/mcp/a");
+
 // Han keys: V8 orders ideographs by radical and stroke (ICU4X's compiled data alone: by code
 // point), variants beside their ideograph, expansions as their decomposition (collate.rs).
 add("canonicalTarget", { kind: "q", params: { d1: "a", "𠀀rfpe26lj": "+3", "本m": ".5", "4294967295": "c" } });
