@@ -332,9 +332,6 @@ pub fn declares_mcp_url(manifest: &ApcManifest, mcp_url: &str) -> bool {
 /// `%5c`, `%2e` or `%25` (any case) in the rest of the parsed path nor in the path as sent
 /// (the parser already removed some encoded dots), no backslash, no `.` or `..` segment.
 pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool {
-    if drive_letter_then_dots(mcp_url) {
-        return false;
-    }
     let Ok(url) = Url::parse(mcp_url) else {
         return false;
     };
@@ -350,42 +347,6 @@ pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool 
         && !has_encoded_escape(sent)
         && !rest.contains('\\')
         && !rest.split('/').any(|s| s == "." || s == "..")
-}
-
-/// Whether resolving a URL's path, as sent, pops a segment like a Windows drive letter (`j:`,
-/// `j|`) on a `..`. The url crate (2.5) keeps `j:/` there where the URL standard pops it for an
-/// http(s) URL, so `https://app.example/mcp/j:/../../admin` would read as under `/mcp/` while a
-/// server (and the reference) routes it to `/admin`. Such a URL is refused (found by the
-/// differential run, issue 11). The path is walked as the URL parser walks it: after the scheme
-/// and the authority, segments split at `/` and `\`, tabs and newlines dropped.
-fn drive_letter_then_dots(raw: &str) -> bool {
-    let cleaned: String = raw
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    let before_query = cleaned.split(['?', '#']).next().unwrap_or("");
-    let after_scheme = before_query.split_once(':').map_or("", |(_, rest)| rest);
-    let authority_and_path = after_scheme.trim_start_matches(['/', '\\']);
-    let path = authority_and_path
-        .find(['/', '\\'])
-        .map_or("", |i| &authority_and_path[i..]);
-    let is_drive = |s: &str| {
-        let b = s.as_bytes();
-        b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|')
-    };
-    let mut stack: Vec<&str> = Vec::new();
-    for segment in path.split(['/', '\\']).skip(1) {
-        match segment.to_ascii_lowercase().as_str() {
-            ".." | ".%2e" | "%2e." | "%2e%2e" => {
-                if stack.pop().is_some_and(is_drive) {
-                    return true;
-                }
-            }
-            "." | "%2e" => {}
-            _ => stack.push(segment),
-        }
-    }
-    false
 }
 
 /// A hub's check of a pairing against the app's manifest (0.5.0 "Pairing"): the file must list
@@ -450,8 +411,10 @@ mod tests {
     }
 
     /// 0.5.0 `parseApcManifest`: a valid app file, profiles in the standard's order.
-    /// Issue 11 (differential run): the url crate does not pop a drive-letter-like segment of an
-    /// http(s) path on `..`, so this URL looked declared under `/mcp/` while it is `/admin`.
+    /// Issue 11 (differential run): url 2.5.8 did not pop a drive-letter-like segment of an
+    /// http(s) path on `..`, so the first URL looked declared under `/mcp/` while browsers, node
+    /// and servers resolve `/admin`; the project's patched url (vendor/README.md) resolves the path
+    /// as the URL standard does, so a drive letter popped inside the path is an ordinary segment.
     #[test]
     fn a_drive_letter_segment_cannot_hide_a_walk_out_of_the_mcp_path() {
         let o = "https://app.example";
@@ -480,6 +443,16 @@ mod tests {
             "/mcp/",
             "https://app.example/mcp/g_1"
         ));
+        // Popped inside the path: `/mcp/x/g_1`, under `/mcp/` for every URL parser.
+        assert!(declares_mcp_url_on(
+            o,
+            "/mcp/",
+            "https://app.example/mcp/x/j:/../g_1"
+        ));
+        assert_eq!(
+            url_on_origin("https://app.example/a/J|/..", o).as_deref(),
+            Some("https://app.example/a/")
+        );
     }
 
     #[test]

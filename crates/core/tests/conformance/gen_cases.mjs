@@ -394,6 +394,13 @@ add("declaresMcpUrl", man, ["https://app.example/mcp/a"]);
 add("declaresMcpUrl", { origin: O, mcp: { path: { toString: true } } }, "https://app.example/mcp/a");
 add("declaresMcpUrl", { origin: O, mcp: { path: [{ toString: 1 }] } }, "https://app.example/mcp/a");
 
+// A Windows-drive-letter-like segment is an ordinary one outside file URLs: `..` pops it (url
+// 2.5.8 did not; the project's patched url does, vendor/README.md).
+add("declaresMcpUrl", man, "https://app.example/mcp/x/j:/../g_1");
+add("declaresMcpUrl", man, "https://app.example/mcp/j:/../../admin");
+add("urlOnOrigin", "https://app.example/a/J|/..", O);
+add("urlOnOrigin", "https://app.example/a/c:/../b", O);
+
 // Han keys: V8 orders ideographs by radical and stroke (ICU4X's compiled data alone: by code
 // point), variants beside their ideograph, expansions as their decomposition (collate.rs).
 add("canonicalTarget", { kind: "q", params: { d1: "a", "𠀀rfpe26lj": "+3", "本m": ".5", "4294967295": "c" } });
