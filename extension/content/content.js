@@ -290,7 +290,7 @@ function startCollection(request) {
       if (stackSiblings.pop() && sibling) push(sibling, parentAt, true);
       var type = node.nodeType;
       if (type !== 1 && type !== 3 && type !== 4) continue;
-      var at = index.get(node);
+      var at = phase === 0 ? undefined : index.get(node); // the main walk meets each node once
       if (at === undefined) {
         at = add(node, parentAt);
         if (backward && type === 1) dirty.add(node); // its children come last first
