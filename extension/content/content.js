@@ -36,7 +36,7 @@ var COLLECT_RESERVE_TEXT = 98304; // the pointed text (at most 64 KiB) and its c
 var COLLECT_SIDE_TEXT = 4096; // context each side of the pointed element (the reading keeps 600 characters)
 var COLLECT_SIDE_NODES = 750; // of the reserve, each side's share
 var COLLECT_MAX_HEADINGS = 64; // headings kept before the point past the walk (nearest first)
-var COLLECT_HEADING_SCAN = 200000; // elements looked at, backwards from the point, to find them
+var COLLECT_HEADING_SCAN = 200000; // candidates looked at, backwards from the point, to find them
 var COLLECT_MAX_ATTR = 2048;
 var COLLECT_MAX_ATTRS = 32;
 var COLLECT_ATTRS = new Set([
@@ -155,6 +155,8 @@ function startCollection(request) {
     width: view.innerWidth,
     height: view.innerHeight,
     checkVisibility: typeof doc.documentElement.checkVisibility === "function",
+    ws: "normal",
+    cs: undefined,
   };
 
   // Anchors first: the selection or caret is read before the walk, which does not change them.
@@ -181,6 +183,20 @@ function startCollection(request) {
   }
 
   var wsOf = []; // each element's white-space, for its children's records
+  var wsParent = -1; // a parent whose white-space counts though the node is not listed in it
+  var doms = []; // each node's DOM node, by index
+  var inked = []; // elements whose text facts were read (they have text of their own)
+  var csOf = []; // elements' computed styles, kept from their record until their text facts are read
+  // R3's facts, on the element at `at`, read once (see add): not on what nothing renders in.
+  function readTextFactsAt(at) {
+    inked[at] = true;
+    var rec = nodes[at];
+    var style = rec.style;
+    if (!style || style.display === "none" || COLLECT_NO_DESCENT.has(rec.tag)) return;
+    var cs = csOf[at] || view.getComputedStyle(doms[at]);
+    csOf[at] = undefined;
+    if (cs) readTextFacts(cs, style);
+  }
   // Elements whose `kids` got nodes out of document order (around the point): made again at the end.
   var dirty = new Set();
   function reorder(node) {
@@ -189,8 +205,20 @@ function startCollection(request) {
   }
   function add(node, parentAt) {
     var rec;
+    var orphan = parentAt < 0;
+    // Around the point a node may be added without its parent's index: looked up (its parent is
+    // always added first), and the node is listed in its parent's `kids` like any other.
+    if (orphan && phase > 0) {
+      var fp = flatParent(node);
+      var fpAt = fp ? index.get(fp) : undefined;
+      if (fpAt !== undefined && !COLLECT_NO_DESCENT.has(nodes[fpAt].tag)) parentAt = fpAt;
+      else if (fpAt !== undefined) wsParent = fpAt; // its white-space still counts
+    }
     if (node.nodeType === 3 || node.nodeType === 4) {
       var data = node.data;
+      // The facts that hide text are read on the elements that have text of their own (R3 judges
+      // a text node by its parent), when their first such text is collected.
+      if (parentAt >= 0 && inked[parentAt] === undefined && hasInk(data)) readTextFactsAt(parentAt);
       if (data.length > budgetText) {
         var keep = Math.max(0, budgetText);
         data = backward ? data.slice(data.length - keep) : data.slice(0, keep); // the nearer end
@@ -199,22 +227,21 @@ function startCollection(request) {
       budgetText -= data.length;
       rec = { text: data };
     } else {
-      // The parent's white-space (what "missing" means); around the point a node may be added
-      // without its parent's index, which is then looked up.
-      var wsAt = parentAt;
-      if (wsAt < 0 && phase > 0) {
-        var fp = flatParent(node);
-        wsAt = fp && index.has(fp) ? index.get(fp) : -1;
-      }
+      // The parent's white-space (what "missing" means).
+      var wsAt = parentAt >= 0 ? parentAt : wsParent;
       rec = recordElement(node, ctx, wsAt >= 0 && wsOf[wsAt] !== undefined ? wsOf[wsAt] : "normal");
       wsOf[nodes.length] = ctx.ws;
+      csOf[nodes.length] = ctx.cs;
+      ctx.cs = undefined;
     }
+    wsParent = -1;
     budgetNodes -= 1;
-    // Added around the point, out of document order: its parent's `kids` are made again at the end.
-    if (phase > 0 && parentAt < 0) reorder(node);
+    // Added around the point, out of document order: its parent's `kids` are put in order at the end.
+    if (phase > 0 && orphan) reorder(node);
     var at = nodes.length;
     index.set(node, at);
     nodes.push(rec);
+    doms.push(node);
     if (parentAt >= 0) {
       var parent = nodes[parentAt];
       if (parent.kids) parent.kids.push(at);
@@ -263,7 +290,7 @@ function startCollection(request) {
       if (stackSiblings.pop() && sibling) push(sibling, parentAt, true);
       var type = node.nodeType;
       if (type !== 1 && type !== 3 && type !== 4) continue;
-      var at = index.get(node);
+      var at = phase === 0 ? undefined : index.get(node); // the main walk meets each node once
       if (at === undefined) {
         at = add(node, parentAt);
         if (backward && type === 1) dirty.add(node); // its children come last first
@@ -288,6 +315,9 @@ function startCollection(request) {
   var root = doc.documentElement;
   push(root, -1, false);
   var phase = 0; // 0: main walk, 1: around the point, 2: done
+  var mainEnd = 0; // nodes below this index were added by the main walk (in document order)
+  var lastMain = null; // the last node the main walk added: it had been everywhere before it
+  var ordOf = new Map(); // a node's place among its (flat) parent's children, where known
   var started = false; // the work around the point was set up
 
   // Around the point: what the reading needs there, nearest first, whatever the main walk reached.
@@ -331,25 +361,33 @@ function startCollection(request) {
   // H1 needs the headings before the point, which may lie past the walk's end: the nearest ones,
   // and further back those that can still be above them in the outline (a lower level than any
   // kept, a few per level, in case some are hidden). Which are visible and what the path is stays
-  // Rust's; this only chooses what to collect. Found by walking the elements backwards from the
-  // point to the walk's end (a TreeWalker without a filter function: native and cheap; at most
-  // COLLECT_HEADING_SCAN elements). Headings inside shadow roots are not searched.
+  // Rust's; this only chooses what to collect. Found among the document's headings and elements
+  // with a role (one native querySelectorAll), backwards from the point to where the main walk
+  // stopped (at most COLLECT_HEADING_SCAN of them). Headings inside shadow roots are not searched.
   function headingsBefore(target) {
     var t = target;
     while (t && t.getRootNode && t.getRootNode() !== doc) t = flatParent(t) || (t.getRootNode() && t.getRootNode().host);
     if (!t) return [];
     var ancestors = new Set();
     for (var p = t; p; p = p.parentNode) ancestors.add(p);
-    var walker = doc.createTreeWalker(root, 1); // NodeFilter.SHOW_ELEMENT
-    walker.currentNode = t;
+    // The candidates in document order (native: no wrapper for what is not looked at), and by a
+    // binary search the last one before the point.
+    var candidates = doc.querySelectorAll("h1,h2,h3,h4,h5,h6,[role]");
+    var lo = 0;
+    var hi = candidates.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (candidates[mid] !== t && t.compareDocumentPosition(candidates[mid]) & 2) lo = mid + 1; // PRECEDING
+      else hi = mid;
+    }
     var kept = [];
     var minLevel = 10;
     var perLevel = {};
-    for (var scanned = 0; scanned < COLLECT_HEADING_SCAN && kept.length < COLLECT_MAX_HEADINGS; scanned++) {
-      var h = walker.previousNode();
-      if (!h) break;
+    for (var at = lo - 1, scanned = 0; at >= 0 && scanned < COLLECT_HEADING_SCAN && kept.length < COLLECT_MAX_HEADINGS; at--, scanned++) {
+      var h = candidates[at];
       if (ancestors.has(h)) continue; // a heading holding the point is one of its ancestors
-      if (index.has(h)) break; // the main walk got here: it has every heading before
+      // The main walk got here: it has every heading before (or skipped it with its subtree).
+      if (index.has(h) || (lastMain && h !== lastMain && lastMain.compareDocumentPosition(h) & 2)) break;
       var tag = h.localName;
       var numbered = tag.length === 2 && tag.charAt(0) === "h" && tag.charAt(1) >= "1" && tag.charAt(1) <= "6";
       if (!numbered && !(h.hasAttribute("role") && /^\s*heading\s*$/i.test(h.getAttribute("role")))) continue;
@@ -384,7 +422,8 @@ function startCollection(request) {
           continue;
         }
         c.siblings = flatChildren(parent);
-        c.at = Array.prototype.indexOf.call(c.siblings, c.up);
+        c.at = childIndex(c.siblings, c.up);
+        ordOf.set(c.up, c.at);
         c.d = 0;
         c.parent = parent;
         c.turn = 1;
@@ -395,7 +434,11 @@ function startCollection(request) {
         c.turn = -c.turn;
         if (c.turn < 0) c.d += 1;
         var k = c.at + c.turn * c.d;
-        if (!full(c, c.turn) && k >= 0 && k < c.siblings.length) return { node: c.siblings[k], side: c.turn, cursor: c };
+        if (!full(c, c.turn) && k >= 0 && k < c.siblings.length) {
+          var sibling = c.siblings[k];
+          ordOf.set(sibling, k);
+          return { node: sibling, side: c.turn, cursor: c };
+        }
       }
       var doneBefore = full(c, -1) || c.at - c.d <= 0;
       var doneAfter = full(c, 1) || c.at + c.d >= c.siblings.length - 1;
@@ -482,6 +525,8 @@ function startCollection(request) {
       if (phase === 0) {
         if (!walk(deadline)) return false;
         phase = 1;
+        mainEnd = nodes.length;
+        lastMain = doms[nodes.length - 1] || root;
       }
       if (phase === 1) {
         if (!started) {
@@ -494,8 +539,13 @@ function startCollection(request) {
       return true;
     },
     finish: function () {
+      csOf.length = 0;
       // Children lists, in flat-tree order: the walk made them as it went; where nodes were added
       // out of order (around the point), those elements' lists are made again from the tree.
+      // Every added node is listed in its parent's `kids`; those the main walk added are in order
+      // (it adds children in order), the others are put in order by their place among the children
+      // (known from the neighbourhood's cursor, else asked of a Range), without touching the
+      // children that were not collected (a parent of thousands would make thousands of wrappers).
       dirty.forEach(function (el) {
         var at = index.get(el);
         if (at === undefined || COLLECT_NO_DESCENT.has(el.localName)) return;
@@ -507,14 +557,30 @@ function startCollection(request) {
             i = index.get(kids[k]);
             if (i !== undefined) list.push(i);
           }
-        } else {
-          for (var c = el.firstChild; c; c = c.nextSibling) {
-            i = index.get(c);
-            if (i !== undefined) list.push(i);
-          }
+          if (list.length) nodes[at].kids = list;
+          else delete nodes[at].kids;
+          return;
         }
-        if (list.length) nodes[at].kids = list;
-        else delete nodes[at].kids;
+        var all = nodes[at].kids;
+        if (!all) return;
+        var main = [];
+        var late = [];
+        for (var j = 0; j < all.length; j++) (all[j] < mainEnd ? main : late).push(all[j]);
+        if (!late.length) return; // all from the main walk: in order
+        var place = function (n) {
+          var o = ordOf.get(doms[n]);
+          return o !== undefined && o >= 0 ? o : childIndex(el.childNodes, doms[n]);
+        };
+        var keyed = late.map(function (n) { return [place(n), n]; });
+        keyed.sort(function (a, b) { return a[0] - b[0]; });
+        late = keyed.map(function (e) { return e[1]; });
+        if (!main.length || doms[late[0]].compareDocumentPosition(doms[main[main.length - 1]]) & 2) {
+          nodes[at].kids = main.concat(late); // the usual case: the late ones all follow
+          return;
+        }
+        var merged = main.map(function (n) { return [place(n), n]; }).concat(keyed);
+        merged.sort(function (a, b) { return a[0] - b[0]; });
+        nodes[at].kids = merged.map(function (e) { return e[1]; });
       });
       var obs = {
         v: 1,
@@ -550,6 +616,18 @@ function caretAt(doc, x, y) {
   return null;
 }
 
+// The place of `node` in `list` (its parent's children, flat), or -1. A NodeList's is asked of a
+// Range (native: the siblings before it get no wrappers), and checked.
+function childIndex(list, node) {
+  if (Array.isArray(list)) return list.indexOf(node);
+  var parent = node.parentNode;
+  if (!parent) return -1;
+  var range = node.ownerDocument.createRange();
+  range.setStartBefore(node);
+  var at = range.startOffset;
+  return list[at] === node ? at : -1;
+}
+
 // The flat tree (what renders): an open shadow root's children stand for its host's, a slot's
 // assigned nodes for its own (its children are the fallback).
 function flatChildren(el) {
@@ -582,19 +660,17 @@ function alphaZero(color) {
   return false;
 }
 
-// Whether an element has a text child with something other than whitespace: only those need the
-// inherited facts that hide text (R3 is judged on a text node's parent).
-function bearsText(el) {
-  for (var c = (el.shadowRoot || el).firstChild; c; c = c.nextSibling) {
-    if (c.nodeType !== 3 && c.nodeType !== 4) continue;
-    var d = c.data;
-    for (var i = 0; i < d.length; i++) {
-      var ch = d.charCodeAt(i);
-      if (ch !== 32 && ch !== 10 && ch !== 9 && ch !== 13 && ch !== 12) return true;
-    }
+// Whether a text has something other than whitespace: only the elements with such text of their
+// own need the inherited facts that hide text (R3 is judged on a text node's parent).
+function hasInk(d) {
+  for (var i = 0; i < d.length; i++) {
+    var ch = d.charCodeAt(i);
+    if (ch !== 32 && ch !== 10 && ch !== 9 && ch !== 13 && ch !== 12) return true;
   }
   return false;
 }
+
+var OPACITY_TOO = { opacityProperty: true };
 
 // The facts of one element. Each computed-style read costs (a string made per property), so
 // only what a rule reads is read, and only where it can matter.
@@ -616,14 +692,17 @@ var PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", 
 function recordElement(el, ctx, parentWs) {
   ctx.ws = parentWs;
   var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
-  var list = el.attributes;
-  if (list && list.length) {
+  // By name: `attributes[i]` would make an Attr node for each.
+  if (el.hasAttributes()) {
+    var list = el.getAttributeNames();
     var attrs = null;
     for (var i = 0, n = 0; i < list.length && n < COLLECT_MAX_ATTRS; i++) {
-      var name = list[i].name;
+      var name = list[i];
       if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
+        var value = el.getAttribute(name);
+        if (value === null) continue;
         attrs = attrs || {};
-        attrs[name] = String(list[i].value).slice(0, COLLECT_MAX_ATTR);
+        attrs[name] = value.length > COLLECT_MAX_ATTR ? value.slice(0, COLLECT_MAX_ATTR) : value;
         n++;
       }
     }
@@ -631,23 +710,25 @@ function recordElement(el, ctx, parentWs) {
   }
   var cs = ctx.view.getComputedStyle(el);
   if (!cs) return rec;
+  ctx.cs = cs; // for the facts of its own text, read when that text is collected
   var style = { display: cs.display };
   rec.style = style;
   if (style.display === "none") return rec; // nothing else matters: nothing in it renders
   // An element with nothing inside to show (an image, a line break, an input, an empty box, an
   // icon): its display is all a rule reads.
   if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
-  var bears = bearsText(el);
   // Inline phrasing elements (links, emphasis, spans) that stay inline and in the flow: what hides
   // a subtree or changes whitespace is almost never set on them, so only what hides their own text
   // is read. (A positioned one, e.g. a skip link moved off the page or a screen-reader-only span,
   // gets every fact below.)
   // Their white-space is the parent's (Rust inherits it when none is written).
-  if (style.display === "inline" && PHRASING.has(rec.tag) && cs.position === "static") {
-    if (bears) readTextFacts(cs, style);
-    return rec;
-  }
-  if (cs.opacity === "0") style.opacity0 = true;
+  // (The facts that hide text are read when the element's own text is collected: see add.)
+  var position = cs.position;
+  if (style.display === "inline" && PHRASING.has(rec.tag) && position === "static") return rec;
+  // One call answers two facts in the common case: the element has a box, and neither it nor an
+  // ancestor has opacity 0. Otherwise each is read on its own.
+  var shown = ctx.checkVisibility && el.checkVisibility(OPACITY_TOO);
+  if (!shown && cs.opacity === "0") style.opacity0 = true;
   var cv = cs.contentVisibility;
   if (cv && cv !== "visible") style.content_visibility = cv;
   // white-space is written where it differs from the parent's (missing means inherited).
@@ -655,20 +736,18 @@ function recordElement(el, ctx, parentWs) {
   if (ws === "nowrap") ws = "normal";
   if (ws !== parentWs) style.white_space = ws;
   ctx.ws = ws;
-  if (bears) readTextFacts(cs, style);
   var clipPath = cs.clipPath;
   if (clipPath && clipPath !== "none") style.clip_path = String(clipPath).slice(0, 256);
   var overflow = cs.overflow;
   if ((overflow && overflow !== "visible") || style.clip_path) style.clips = true;
   // Boxes: whether there is one, its size and its place. Layout is read, never changed.
-  var hasBox = ctx.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0;
+  var hasBox = shown || (ctx.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
   if (!hasBox) {
     style.no_box = true;
     return rec;
   }
   // Where the box is: only a clipping or positioned box can be of no area or out of the page by
   // itself (a static box out of the page is inside one that is).
-  var position = cs.position;
   if (!style.clips && position === "static") return rec;
   var r = el.getBoundingClientRect();
   if (r.width <= 1 || r.height <= 1) {

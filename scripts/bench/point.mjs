@@ -12,7 +12,10 @@
 //     (its longest gap: how long the page could not run anything, any load included);
 //   - in the background service worker, from outside the product: a `runtime.onMessage` listener of
 //     the bench (when the `page.drop` message arrives, its size) and a wrapper around `fetch` (when
-//     the reading's PUT to the hub starts and is answered).
+//     the reading's PUT to the hub starts and is answered);
+//   - in the background, from the product itself: the user-timing measures its WASM leaves around each
+//     `Observation::from_json` and `build_reading` (`apc:from_json`, `apc:build_reading`; see
+//     crates/background/src/lib.rs), read with `worker.evaluate`: the reading's WASM time in the extension.
 // Then, apart from the drops: the collector alone in an isolated world (as the content script runs),
 // the background's cold start (a stopped service worker woken by a `ping` from an extension page),
 // and the sizes. Prints one markdown section on stdout; nothing here asserts a time.
@@ -197,7 +200,12 @@ try {
     await p.page.bringToFront();
     const sw = worker();
     await sw.evaluate(SW_PROBES);
-    await sw.evaluate(() => { globalThis.__bench.msgs.length = 0; globalThis.__bench.fetches.length = 0; });
+    await sw.evaluate(() => {
+      globalThis.__bench.msgs.length = 0;
+      globalThis.__bench.fetches.length = 0;
+      performance.clearMeasures('apc:from_json');
+      performance.clearMeasures('apc:build_reading');
+    });
     const swOffset = await clockOffset(() => sw.evaluate(() => performance.timeOrigin + performance.now()));
     const pageOffset = await clockOffset(() => p.page.evaluate(() => performance.timeOrigin + performance.now()));
     await p.page.evaluate(() => window.__benchStart());
@@ -210,6 +218,12 @@ try {
     await sleep(100); // the worker's fetch record completes
     const seen = await p.page.evaluate(() => window.__benchStop());
     const bench = await sw.evaluate(() => globalThis.__bench);
+    // The background's own user timing (crates/background/src/lib.rs, `timing`): the WASM time of
+    // Observation::from_json and build_reading for this drop, as measured inside the extension.
+    const wasm = await sw.evaluate(() => {
+      const of = (name) => performance.getEntriesByName(name, 'measure').map((e) => e.duration);
+      return { fromJson: of('apc:from_json'), build: of('apc:build_reading') };
+    });
     if (result?.timed_out !== false || !result.focus) return { ok: false, why: `no focus: ${JSON.stringify(result).slice(0, 200)}` };
     if (lastFocus && result.focus.id === lastFocus) return { ok: false, why: 'the same focus as before' };
     lastFocus = result.focus.id;
@@ -232,6 +246,9 @@ try {
       // Requests the background waited on between the message and the PUT (their durations summed).
       before: msg && put ? bench.fetches.filter((f) => f !== put && f.start >= msg.at && f.end != null && f.end <= put.start)
         .reduce((sum, f) => sum + (f.end - f.start), 0) : NaN,
+      // One of each per drop; none when the extension was built without the timing.
+      wasmFromJson: wasm.fromJson.length === 1 ? wasm.fromJson[0] : NaN,
+      wasmBuild: wasm.build.length === 1 ? wasm.build[0] : NaN,
       put: put && put.end ? put.end - put.start : NaN,
       putBytes: put ? put.bytes : NaN,
       putToAgent: put ? answered - sw2me(put.start) : NaN,
@@ -393,6 +410,8 @@ try {
     row(`Stage, ${label}: observation message size, p50`, kib(p50(col(rs, (r) => r.messageChars))));
     row(`Stage, ${label}: background, message → reading's PUT to the hub starts (WASM: parse, reading, JSON; storage), p50 / p95`, `${f0(p50(col(rs, (r) => r.background)))} / ${f0(p95(col(rs, (r) => r.background)))} ms`);
     row(`Stage, ${label}: of which waiting on other requests before the PUT (listed in the notes), p50 / p95`, `${f0(p50(col(rs, (r) => r.before)))} / ${f0(p95(col(rs, (r) => r.before)))} ms`);
+    row(`Stage, ${label}: of which WASM \`Observation::from_json\` (the background's user timing, in the extension), p50 / p95`, `${f1(p50(col(rs, (r) => r.wasmFromJson).filter(Number.isFinite)))} / ${f1(p95(col(rs, (r) => r.wasmFromJson).filter(Number.isFinite)))} ms`);
+    row(`Stage, ${label}: of which WASM \`build_reading\` (the background's user timing, in the extension), p50 / p95`, `${f1(p50(col(rs, (r) => r.wasmBuild).filter(Number.isFinite)))} / ${f1(p95(col(rs, (r) => r.wasmBuild).filter(Number.isFinite)))} ms`);
     row(`Stage, ${label}: hub PUT, request → response, p50 / p95 (body p50)`, `${f0(p50(col(rs, (r) => r.put)))} / ${f0(p95(col(rs, (r) => r.put)))} ms (${kib(p50(col(rs, (r) => r.putBytes)))})`);
     row(`Stage, ${label}: PUT starts → the agent's \`wait_for_focus\` returns, p50 / p95`, `${f0(p50(col(rs, (r) => r.putToAgent)))} / ${f0(p95(col(rs, (r) => r.putToAgent)))} ms`);
   }
@@ -429,7 +448,9 @@ try {
     `interleaved, after one pairing drop and one uncounted drop per page. Point → agent runs from the \`drop\` event in the page ` +
     `to the agent's call returning (see the notes for the clocks). Stage times come from the bench's own probes (a \`runtime.onMessage\` ` +
     `listener and a \`fetch\` wrapper added to the background worker from outside, a \`longtask\` observer and a timer chain in ` +
-    `the page); the product is unchanged. Figures from one run; nothing asserts a time.`);
+    `the page); the product is unchanged, except that its background leaves a user-timing measure around each WASM ` +
+    `\`Observation::from_json\` and \`build_reading\` (two \`performance.now()\` calls each), which the bench reads from the worker. ` +
+    `Figures from one run; nothing asserts a time.`);
   out.push('');
   out.push('| figure | value | goal | met? |');
   out.push('|---|---|---|---|');

@@ -468,9 +468,12 @@ if (heavy) {
 out.push(`Notes:`);
 out.push(`- Timing figures are wall-clock on a shared 2-core machine (load average ${os.loadavg().map((x) => x.toFixed(1)).join(" / ")} ` +
   `when this section was written); ratios compare runs interleaved on the same page load, so they are steadier than the times.`);
-out.push(`- What limits the collection ratio: the collector reads computed style once per collected element (about 0.5-1 µs per ` +
-  `property, a handful of properties per non-inline element) and Readability reads none (it works on a clone, without ` +
-  `layout). The first call on a page pays for its JIT warm-up and the first computed-style objects.`);
+out.push(`- What limits the collection ratio: per collected element, one computed-style object and the properties the rules ` +
+  `read (\`display\` always; opacity through \`checkVisibility\`, content-visibility, white-space, clip-path, overflow and ` +
+  `position on elements that are not plain inline phrasing; visibility, font-size and color on elements with text of their own), ` +
+  `at about 0.5-1 µs a property: about half of the collection's time; the walk itself (a wrapper for each DOM node in the ` +
+  `isolated world, the records) is the other half, in code still warming up over the first calls on a page. Readability reads ` +
+  `no computed style (it works on a clone, without layout).`);
 out.push(`- \`build_reading\` is measured natively here; inside the extension it runs as WebAssembly in the background (not measured ` +
   `by this script).`);
 out.push(`- The rules were tuned on this dev half of the benchmark; the held-out half was not measured. The alternative road ` +

@@ -298,6 +298,46 @@ test("a 5,000-paragraph page dropped on in the middle: the paragraph, its headin
   }
 });
 
+/** The paragraph numbers of an observation's text, read in tree order (root, then `kids`). */
+function paragraphOrder(obs) {
+  const seen = [];
+  const stack = [obs.root];
+  while (stack.length) {
+    const n = obs.nodes[stack.pop()];
+    if (n.text !== undefined) {
+      const m = /^Paragraph (\d+) of the heavy page/.exec(n.text);
+      if (m) seen.push(Number(m[1]));
+    }
+    if (n.kids) for (let i = n.kids.length - 1; i >= 0; i--) stack.push(n.kids[i]);
+  }
+  return seen;
+}
+
+test("around the point, the nodes added out of order are put back in document order, near and far past the main walk", async () => {
+  const t = await open("article.html");
+  try {
+    await heavyBody(t.page, { count: 5000 });
+    // The main walk ends around paragraph 350: a drop just past it (its neighbourhood follows what
+    // the walk collected) and one far past it (the pointed paragraph alone, then each side).
+    for (const at of [352, 2500, 4999]) {
+      const obs = await dropObservation(t, `#p${at}`);
+      assert.equal(obs.truncated, true);
+      const order = paragraphOrder(obs);
+      assert.ok(order.includes(at) && order.includes(at - 1), `drop on ${at}: ${order.slice(-40)}`);
+      for (let i = 1; i < order.length; i++) {
+        assert.ok(order[i] > order[i - 1], `drop on ${at}: paragraph ${order[i]} follows ${order[i - 1]} in the tree`);
+      }
+      // Every node has one parent and is listed in it (the root none).
+      const parents = new Array(obs.nodes.length).fill(0);
+      obs.nodes.forEach((n) => (n.kids || []).forEach((k) => parents[k]++));
+      assert.equal(parents.filter((c, i) => i !== obs.root && c !== 1).length, 0);
+      assert.equal(reading(obs).pointed.text, HEAVY_PARA(at));
+    }
+  } finally {
+    await t.page.close();
+  }
+});
+
 test("past the main walk, a long pointed block with many children is collected whole", async () => {
   const t = await open("article.html");
   try {

@@ -39,6 +39,7 @@ pub mod focus;
 pub mod main_text;
 pub mod observation;
 pub mod render;
+pub mod timing;
 
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::string_slice)]
@@ -110,7 +111,12 @@ impl ContentError {
 }
 
 /// Builds the reading of an observation, `made_at` being the RFC 3339 time it is made.
+/// (Timed as `"build_reading"` when the host installed a [`timing::Timer`].)
 pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, ContentError> {
+    timing::timed("build_reading", || reading_of(obs, made_at))
+}
+
+fn reading_of(obs: &Observation, made_at: &str) -> Result<PageReading, ContentError> {
     if made_at.is_empty() || made_at.len() > 64 || !made_at.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(ContentError::BadTimestamp);
     }

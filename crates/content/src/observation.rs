@@ -196,7 +196,10 @@ impl Observation {
         if raw.len() > MAX_JSON_BYTES {
             return Err(ContentError::TooLarge("observation JSON"));
         }
-        serde_json::from_str(raw).map_err(|e| ContentError::Malformed(format!("observation: {e}")))
+        crate::timing::timed("from_json", || {
+            serde_json::from_str(raw)
+                .map_err(|e| ContentError::Malformed(format!("observation: {e}")))
+        })
     }
 
     /// Checks the whole structure: version, sizes, indices, one parent per node, no cycles, anchors.
