@@ -561,15 +561,29 @@ class Site:
     """tests/e2e/lib/site.mjs serving tests/fixtures on its own origin (options as startSite takes
     them; apcJson "direct-only" for a Direct-only app's apc.json)."""
 
+    # Origins earlier sites of this run had: never given out again, because the extension keeps an
+    # origin's apc.json answer for a while (APP_CHECK_REUSE_MS) and would give that site's answer.
+    used_origins = set()
+
     def __init__(self, **options):
-        self.proc = subprocess.Popen(
-            ["node", "--input-type=module", "-e", SITE_RUNNER, json.dumps(options)],
-            cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        )
-        self.origin = self.proc.stdout.readline().strip()
-        if not self.origin.startswith("http://127.0.0.1:"):
-            self.close()
-            pytest.fail(f"the fixture site did not start: {self.origin!r}")
+        held = []
+        while True:
+            self.proc = subprocess.Popen(
+                ["node", "--input-type=module", "-e", SITE_RUNNER, json.dumps(options)],
+                cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )
+            self.origin = self.proc.stdout.readline().strip()
+            if not self.origin.startswith("http://127.0.0.1:"):
+                self.close()
+                for site in held:
+                    site.close()
+                pytest.fail(f"the fixture site did not start: {self.origin!r}")
+            if self.origin not in Site.used_origins:
+                break
+            held.append(_Started(self.proc))  # held while another port is taken
+        for site in held:
+            site.close()
+        Site.used_origins.add(self.origin)
         self.host = self.origin.removeprefix("http://")
 
     def url(self, path):
@@ -581,6 +595,16 @@ class Site:
             self.proc.wait(timeout=10)
         except Exception:  # noqa: BLE001
             self.proc.kill()
+
+
+class _Started:
+    """A fixture site's process, only to be closed."""
+
+    def __init__(self, proc):
+        self.proc = proc
+
+    def close(self):
+        Site.close(self)
 
 
 def press_in_consent(consent, hands, button="#consent-allow"):

@@ -32,7 +32,19 @@ impl AppCheck {
             _ => AppCheck::Unreadable(format!("HTTP {status}")),
         }
     }
+
+    /// Whether this answer may stand for the origin's next drops, for [`APP_CHECK_REUSE_MS`]:
+    /// what the origin said (a file, or no file) may; a failure to read it may not, so the next
+    /// drop asks again rather than repeating a "could not check" note.
+    pub fn reusable(&self) -> bool {
+        !matches!(self, AppCheck::Unreadable(_))
+    }
 }
+
+/// How long an origin's `apc.json` answer stands for later drops on it (2 minutes): a person
+/// pointing at one page several times waits for that round trip once, and an app that starts
+/// serving the file is seen within that time.
+pub const APP_CHECK_REUSE_MS: u64 = 120_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DropAnswer {
@@ -109,6 +121,14 @@ mod tests {
         let mut both = direct_only();
         both["profiles"] = json!(["direct", "dock"]);
         assert_eq!(answer_drop(O, H, body(both)), DropAnswer::Ordinary);
+    }
+
+    #[test]
+    fn what_the_origin_said_is_reused_and_a_failure_to_read_it_is_not() {
+        assert!(body(direct_only()).reusable());
+        assert!(AppCheck::Missing.reusable());
+        assert!(!AppCheck::from_http(503, "text/html", vec![]).reusable());
+        assert!(!AppCheck::Unreadable("no answer within 3000 ms".into()).reusable());
     }
 
     #[test]

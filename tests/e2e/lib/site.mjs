@@ -11,6 +11,9 @@ const FIXTURES = resolve(import.meta.dirname, '../../fixtures');
  * `origin` is '{origin}'), or one of 'redirect' | 'huge' | 'slow'.
  * headers: extra response headers for HTML pages (e.g. a CSP).
  */
+/** Ports earlier sites of this process listened on. */
+const USED_PORTS = new Set();
+
 export async function startSite({ apcJson, headers = {}, pages = {} } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
@@ -32,7 +35,20 @@ export async function startSite({ apcJson, headers = {}, pages = {} } = {}) {
     res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? headers : {}) });
     res.end(readFileSync(file));
   });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  // Never an origin an earlier site of this run had: the extension keeps an origin's apc.json
+  // answer for a while (APP_CHECK_REUSE_MS), so a port used again would get that site's answer.
+  // A port seen before is held while another is taken.
+  const held = [];
+  for (;;) {
+    await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = server.address().port;
+    if (!USED_PORTS.has(port)) break;
+    const holder = createServer();
+    await new Promise((ok) => server.close(() => holder.listen(port, '127.0.0.1', ok)));
+    held.push(holder);
+  }
+  for (const holder of held) holder.close();
+  USED_PORTS.add(server.address().port);
   const origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,

@@ -9,7 +9,7 @@
 //! | [`http`] | `Http` | `fetch` with an abort timer and a streamed byte cap |
 //! | [`ui`] | `PageUi` | `tabs`, `windows`, `contextMenus`, `action`, `alarms`, `i18n` |
 //! | [`browser`] | (all) | `browser.*` / `chrome.*` reached by name |
-//! | [`BrowserEnv`] | `Env`, `Clock` | `Date.now`, `crypto.randomUUID` |
+//! | [`BrowserEnv`] | `Env`, `Clock` | `Date.now`, `crypto.randomUUID`; the origins' `apc.json` answers kept while the background lives |
 
 pub mod browser;
 pub mod grant_vault;
@@ -17,6 +17,7 @@ pub mod http;
 pub mod storage;
 pub mod ui;
 
+use crate::logic::app_checks::AppChecks;
 use crate::logic::ports::{Clock, Env};
 
 /// The clock and ids of the browser.
@@ -71,4 +72,16 @@ impl Env for BrowserEnv {
     fn clock(&self) -> &Self::Clock {
         &self.clock
     }
+    fn app_checks(&self) -> &AppChecks {
+        background_app_checks()
+    }
+}
+
+/// The one [`AppChecks`] of this background (each message gets a fresh `BrowserEnv`; the answers
+/// it keeps must outlive it). Leaked once: it lives as long as the worker or event page does.
+fn background_app_checks() -> &'static AppChecks {
+    thread_local! {
+        static CHECKS: &'static AppChecks = Box::leak(Box::default());
+    }
+    CHECKS.with(|checks| *checks)
 }

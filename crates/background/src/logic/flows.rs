@@ -274,7 +274,7 @@ async fn drop_inner<E: Env>(
     // (`join` polls in order: the request goes, then the reading runs); the reading goes nowhere
     // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
     let (check, reading) =
-        futures::future::join(hub_api::check_app(env.http(), &page.origin), async {
+        futures::future::join(super::app_checks::check_app(env, &page.origin), async {
             reading_from(env, observation, page_url, &[How::Drop])
         })
         .await;

@@ -21,6 +21,7 @@
 //! Rules of the standard and of the page app link are not here: they live in `apc-core` (and page
 //! readings in `apc-content`); this tree calls them.
 
+pub mod app_checks;
 pub mod events;
 pub mod flows;
 pub mod hub_api;

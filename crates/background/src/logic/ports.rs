@@ -165,4 +165,7 @@ pub trait Env {
     fn http(&self) -> &Self::Http;
     fn ui(&self) -> &Self::Ui;
     fn clock(&self) -> &Self::Clock;
+    /// Origins' `apc.json` answers kept for later drops (plain Rust: the same in tests and in
+    /// the browser, where it lives as long as the background does).
+    fn app_checks(&self) -> &super::app_checks::AppChecks;
 }

@@ -387,6 +387,7 @@ pub struct World {
     pub hub: FakeHub,
     pub ui: FakeUi,
     pub now_ms: Cell<u64>,
+    pub app_checks: crate::logic::app_checks::AppChecks,
     ids: Cell<u32>,
 }
 
@@ -406,6 +407,7 @@ impl World {
             hub: FakeHub::new(),
             ui: FakeUi::default(),
             now_ms: Cell::new(1_795_946_400_000),
+            app_checks: Default::default(),
             ids: Cell::new(0),
         };
         *world.ui.active.borrow_mut() = Some(Tab {
@@ -601,6 +603,9 @@ impl Env for World {
     }
     fn clock(&self) -> &World {
         self
+    }
+    fn app_checks(&self) -> &crate::logic::app_checks::AppChecks {
+        &self.app_checks
     }
 }
 

@@ -5,6 +5,7 @@
 /// Every file under `src/logic/` (tests apart).
 const LOGIC: &[(&str, &str)] = &[
     ("mod.rs", include_str!("../mod.rs")),
+    ("app_checks.rs", include_str!("../app_checks.rs")),
     ("events.rs", include_str!("../events.rs")),
     ("flows.rs", include_str!("../flows.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
