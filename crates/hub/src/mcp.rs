@@ -530,14 +530,22 @@ impl ServerHandler for AgentMcp {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let page_get_reading = relayed_tool(PAGE_APP_ID, PAGE_GET_READING_TOOL);
         let mut attention_known_empty = false;
         let result = match request.name.as_ref() {
             GET_CURRENT_VIEW => self.get_current_view().await,
-            WAIT_FOR_FOCUS => match self.wait_for_focus(&args).await {
+            // A wait ends when its client goes away (rmcp cancels the request's token): otherwise it
+            // listened on to its timeout, and a pin meanwhile was marked seen for nobody.
+            WAIT_FOR_FOCUS => match tokio::select! {
+                biased;
+                _ = context.ct.cancelled() => {
+                    return Err(ErrorData::internal_error("The request was cancelled.", None))
+                }
+                waited = self.wait_for_focus(&args) => waited,
+            } {
                 Ok(Waited::Woken(news)) => return Ok(Self::woken_result(&news).into()),
                 Ok(Waited::Built {
                     body,

@@ -300,8 +300,9 @@ fn print_welcome(
     out.flush()
 }
 
-/// Gives the heap's freed pages back to the OS every 10 s (glibc keeps them otherwise): the memory a
-/// thousand closed MCP sessions used comes back instead of staying the hub's peak for good.
+/// Gives glibc's freed heap pages back to the OS every 10 s (glibc keeps them otherwise). The binary's
+/// Rust allocations are jemalloc's, which returns its own pages (`main.rs`); SQLite's C code and the
+/// library used without that allocator (tests, embedders) allocate from glibc.
 async fn return_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

@@ -892,6 +892,49 @@ async fn each_pin_wakes_its_agents_waits_with_its_own_answer() {
     }
 }
 
+/// A wait whose client went away stops waiting: it no longer listens for its agent's pins, and the
+/// next pin stays unread for the agent's next wait (an abandoned wait used to live on to its timeout,
+/// and a pin meanwhile was marked seen by a wait nobody read).
+#[tokio::test]
+async fn a_wait_whose_client_went_away_stops_and_leaves_the_next_pin_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let (dock, client, grant) = paired(&hub).await;
+    let gone = reqwest::Client::new();
+    let body = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait_for_focus","arguments":{"timeout_s":20}}});
+    let res = gone
+        .post(&dock.mcp_url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .json(&body)
+        .send();
+    // The answer's headers may come only with its body (a JSON answer): the request runs meanwhile.
+    let res = tokio::spawn(res);
+    wait_until_waiting(&hub, &dock.agent, 1).await;
+    res.abort();
+    drop(res);
+    drop(gone);
+    let mut stopped = false;
+    for _ in 0..100 {
+        if hub.hub.pin_waiters(&dock.agent) == 0 {
+            stopped = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(stopped, "the abandoned wait still listens for pins");
+    let (_, pinned) = hub.pin(&grant, "After the client left").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, state) = hub
+        .grant_call(reqwest::Method::GET, "/page/grant", &grant, None)
+        .await;
+    assert_eq!(state["pin"]["seen_at"], Value::Null, "{state}");
+    let (_, got) = call(&client, "wait_for_focus", json!({ "timeout_s": 1 })).await;
+    assert_eq!(got["timed_out"], false, "{got}");
+    assert_eq!(got["focus"]["id"], pinned["focus"]["id"]);
+    client.cancel().await.ok();
+}
+
 #[tokio::test]
 async fn a_drop_pins_only_with_a_fresh_ticket_of_its_agent() {
     let dir = tempfile::tempdir().unwrap();
