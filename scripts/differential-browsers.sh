@@ -18,17 +18,9 @@ cd "$ROOT"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="${OUT:-$TARGET/differential-browsers.jsonl}"
 
-ORACLE="${APC_ORACLE:-}"
-if [ -z "$ORACLE" ]; then
-  for candidate in "$ROOT/../shared/tools/apc-oracle/oracle.mjs" "$ROOT/../../shared/tools/apc-oracle/oracle.mjs" \
-    /work/shared/tools/apc-oracle/oracle.mjs; do
-    if [ -f "$candidate" ]; then ORACLE="$candidate"; break; fi
-  done
-fi
-if [ -z "$ORACLE" ] || [ ! -f "$ORACLE" ]; then
-  echo "differential-browsers: the reference JavaScript (apc-oracle/oracle.mjs) was not found; set APC_ORACLE" >&2
-  exit 2
-fi
+# shellcheck source=lib/oracle.sh
+. "$ROOT/scripts/lib/oracle.sh"
+find_oracle differential-browsers
 
 cargo build -q --release -p apc-core --example differential --example conformance
 WORK="$(mktemp -d)"

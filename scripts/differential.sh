@@ -17,17 +17,9 @@ cd "$ROOT"
 
 mode="${1:---short}"
 shift || true
-ORACLE="${APC_ORACLE:-}"
-if [ -z "$ORACLE" ]; then
-  for candidate in "$ROOT/../shared/tools/apc-oracle/oracle.mjs" "$ROOT/../../shared/tools/apc-oracle/oracle.mjs" \
-    /work/shared/tools/apc-oracle/oracle.mjs; do
-    if [ -f "$candidate" ]; then ORACLE="$candidate"; break; fi
-  done
-fi
-if [ -z "$ORACLE" ] || [ ! -f "$ORACLE" ]; then
-  echo "differential: the reference JavaScript (apc-oracle/oracle.mjs) was not found; set APC_ORACLE" >&2
-  exit 2
-fi
+# shellcheck source=lib/oracle.sh
+. "$ROOT/scripts/lib/oracle.sh"
+find_oracle differential
 
 # The small key order (`param_key_order`) against V8 itself: every param key of up to three
 # characters, sorted by localeCompare and by the weights _ < 0-9 < a-z, must give one list.
