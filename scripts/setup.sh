@@ -15,6 +15,10 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 command -v firefox-esr >/dev/null || need_apt+=(firefox-esr)
 command -v jq >/dev/null || need_apt+=(jq)
+# A C toolchain and make: jemalloc (the hub's allocator, tikv-jemalloc-sys) and libFuzzer build from C/C++.
+command -v cc >/dev/null || need_apt+=(gcc)
+command -v c++ >/dev/null || need_apt+=(g++)
+command -v make >/dev/null || need_apt+=(make)
 # The real-input suites: a virtual X display and real mouse and keyboard events on it.
 command -v Xvfb >/dev/null || need_apt+=(xvfb)
 command -v xdotool >/dev/null || need_apt+=(xdotool)
