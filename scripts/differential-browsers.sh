@@ -21,6 +21,7 @@ OUT="${OUT:-$TARGET/differential-browsers.jsonl}"
 # shellcheck source=lib/oracle.sh
 . "$ROOT/scripts/lib/oracle.sh"
 find_oracle differential-browsers
+find_oracle_node differential-browsers
 
 cargo build -q --release -p apc-core --example differential --example conformance
 WORK="$(mktemp -d)"
@@ -60,6 +61,6 @@ console.log(`differential-browsers: ${cases.length} cases (${drag} drag payload 
 JS
 
 "$TARGET/release/examples/conformance" < "$WORK/cases.jsonl" > "$WORK/core.jsonl"
-node "$ORACLE" < "$WORK/cases.jsonl" > "$WORK/node.jsonl"
+"$APC_ORACLE_NODE" "$ORACLE" < "$WORK/cases.jsonl" > "$WORK/node.jsonl"
 node scripts/differential-browsers.mjs --oracle "$(dirname "$ORACLE")" --cases "$WORK/cases.jsonl" \
   --core "$WORK/core.jsonl" --node "$WORK/node.jsonl" --classes "$WORK/classes.txt" --out "$OUT"

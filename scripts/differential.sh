@@ -10,7 +10,8 @@
 #
 # Options after the mode go to the runner (crates/core/examples/differential.rs), e.g.
 # `--seed 3`, `--cases 100000`, `--failures FILE`. The reference is looked up at
-# $APC_ORACLE, then ../shared/tools/apc-oracle/oracle.mjs beside the repository.
+# $APC_ORACLE, then ../shared/tools/apc-oracle/oracle.mjs beside the repository; it runs in node 24
+# from the test venv when there (scripts/lib/oracle.sh), or in $APC_ORACLE_NODE.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -20,10 +21,11 @@ shift || true
 # shellcheck source=lib/oracle.sh
 . "$ROOT/scripts/lib/oracle.sh"
 find_oracle differential
+find_oracle_node differential
 
 # The small key order (`param_key_order`) against V8 itself: every param key of up to three
 # characters, sorted by localeCompare and by the weights _ < 0-9 < a-z, must give one list.
-node - <<'JS'
+"$APC_ORACLE_NODE" - <<'JS'
 const C = "_0123456789abcdefghijklmnopqrstuvwxyz";
 const keys = [];
 for (const a of C) { keys.push(a); for (const b of C) { keys.push(a + b); for (const c of C) keys.push(a + b + c); } }

@@ -307,7 +307,7 @@ fn json_len(reading: &PageReading) -> Result<usize, ContentError> {
 
 /// U1: an http(s) URL, credentials removed, that passes the reading rule (RR1).
 fn check_url(raw: &str) -> Result<String, ContentError> {
-    let mut url = url::Url::parse(raw.trim()).map_err(|_| ContentError::BadUrl)?;
+    let mut url = apc_core::url_parse::new_url(raw.trim()).ok_or(ContentError::BadUrl)?;
     url.set_username("").map_err(|_| ContentError::BadUrl)?;
     url.set_password(None).map_err(|_| ContentError::BadUrl)?;
     let url: String = url.into();

@@ -1888,13 +1888,15 @@ fn main() {
         None => FUNCTIONS.to_vec(),
     };
 
-    let mut child = Command::new("node")
+    // The runtime the reference runs in (scripts/lib/oracle.sh picks node 24 when it can).
+    let node = std::env::var("APC_ORACLE_NODE").unwrap_or_else(|_| "node".into());
+    let mut child = Command::new(&node)
         .arg(&args.oracle)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| {
-            eprintln!("differential: cannot start node: {e}");
+            eprintln!("differential: cannot start {node}: {e}");
             std::process::exit(2);
         });
     let mut to_oracle = child.stdin.take().expect("piped stdin");
@@ -1902,6 +1904,11 @@ fn main() {
     let (send, recv) = std::sync::mpsc::sync_channel::<String>(2);
     let writer = std::thread::spawn(move || {
         for text in recv {
+            // A raw U+2028 / U+2029 is valid inside a JSON string, but node 24's (not node 20's)
+            // readline ends a line there; escaped, the reference reads the same string.
+            let text = text
+                .replace('\u{2028}', "\\u2028")
+                .replace('\u{2029}', "\\u2029");
             if to_oracle.write_all(text.as_bytes()).is_err() {
                 break;
             }

@@ -135,7 +135,7 @@ fn declares_mcp_url(manifest: Option<&Value>, mcp_url: Option<&Value>) -> Result
         return Ok(Value::Bool(false));
     }
     let sent = js::to_string(mcp_url);
-    let Ok(url) = url::Url::parse(&sent) else {
+    let Some(url) = crate::url_parse::new_url(&sent) else {
         return Ok(Value::Bool(false));
     };
     let m = manifest

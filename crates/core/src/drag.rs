@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use url::Url;
 
 use crate::manifest::js_origin;
+use crate::url_parse::new_url;
 
 /// The drag data type of an agent's mark.
 pub const APC_DRAG_MIME: &str = "application/x-apc-agent";
@@ -68,7 +68,7 @@ pub fn is_ticket(s: &str) -> bool {
 /// A bare http(s) origin (no credentials, no path but `/`, no query or fragment), normalized as
 /// its origin: `HTTPS://Hub.Example:443/` gives `https://hub.example`.
 pub fn bare_origin(raw: &str) -> Option<String> {
-    let url = Url::parse(raw).ok()?;
+    let url = new_url(raw)?;
     let bare = matches!(url.scheme(), "http" | "https")
         && url.username().is_empty()
         && url.password().is_none()

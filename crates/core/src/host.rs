@@ -15,9 +15,10 @@
 //!
 //! IP addresses are shown as the URL parser writes them; the port, when given, follows as is.
 
-use url::{Host, Url};
+use url::Host;
 
 use crate::manifest::js_origin;
+use crate::url_parse::{new_url, parse_host};
 
 /// An http(s) page's origin, and its host as the URL writes it (a port that is not the scheme's
 /// default kept): what the extension compares pages by and shows them as.
@@ -31,7 +32,7 @@ pub struct WebOrigin {
 
 /// The origin of an http(s) URL; `None` for any other scheme (`chrome:`, `file:`, `about:`).
 pub fn web_origin(url: &str) -> Option<WebOrigin> {
-    let parsed = Url::parse(url).ok()?;
+    let parsed = new_url(url)?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return None;
     }
@@ -67,7 +68,7 @@ pub fn hub_address_origin(typed: &str) -> Option<String> {
     } else {
         format!("http://{typed}")
     };
-    let parsed = Url::parse(&with_scheme).ok()?;
+    let parsed = new_url(&with_scheme)?;
     if !parsed.username().is_empty() || parsed.password().is_some() {
         return None;
     }
@@ -77,7 +78,7 @@ pub fn hub_address_origin(typed: &str) -> Option<String> {
 /// Whether an http(s) URL's host is this computer: `localhost` (and `*.localhost`), `127.0.0.0/8`
 /// or `[::1]`. A hub anywhere else is "elsewhere" to the person, whatever its name says.
 pub fn is_loopback_url(url: &str) -> bool {
-    let Ok(parsed) = Url::parse(url) else {
+    let Some(parsed) = new_url(url) else {
         return false;
     };
     match parsed.host() {
@@ -122,7 +123,7 @@ pub fn parse_host_port(input: &str) -> Option<HostPort> {
     if host.is_empty() || host.contains(['/', '?', '#', '@', '\\']) {
         return None;
     }
-    let host = Host::parse(host).ok()?;
+    let host = parse_host(host)?;
     Some(HostPort { host, port })
 }
 

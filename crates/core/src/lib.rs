@@ -34,6 +34,7 @@ pub mod pairing_code;
 pub mod reading_rules;
 pub mod target;
 pub mod types;
+pub mod url_parse;
 
 pub use core_rules::*;
 pub use drag::{parse_drag_payload, DragPayload, DragPayloadError, APC_DRAG_MIME};

@@ -9,6 +9,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::js;
+use crate::url_parse::new_url;
 
 /// Where an origin serves its `apc.json`.
 pub const APC_JSON_PATH: &str = "/.well-known/apc.json";
@@ -142,8 +143,8 @@ impl From<&ManifestError> for ApcJsonRefusal {
 /// special network schemes, the inner URL's origin for a `blob:` of an http(s) URL, else "null".
 pub fn js_origin(url: &Url) -> String {
     if url.scheme() == "blob" {
-        return match Url::parse(url.path()) {
-            Ok(inner) if matches!(inner.scheme(), "http" | "https") => js_origin(&inner),
+        return match new_url(url.path()) {
+            Some(inner) if matches!(inner.scheme(), "http" | "https") => js_origin(&inner),
             _ => "null".into(),
         };
     }
@@ -165,7 +166,7 @@ fn url_on(value: &str, origin: Option<&str>) -> Option<String> {
     if js::utf16_len(value) > URL_MAX_CHARS {
         return None;
     }
-    let url = Url::parse(value).ok()?;
+    let url = new_url(value)?;
     let ok = matches!(url.scheme(), "https" | "http")
         && Some(js_origin(&url).as_str()) == origin
         && url.username().is_empty()
@@ -253,9 +254,9 @@ pub fn parse_apc_manifest_from(
         .get("origin")
         .and_then(Value::as_str)
         .ok_or(Invalid("origin is missing"))?;
-    let declared = Url::parse(raw_origin)
+    let declared = new_url(raw_origin)
         .map(|u| js_origin(&u))
-        .map_err(|_| Invalid("origin is not an origin"))?;
+        .ok_or(Invalid("origin is not an origin"))?;
     if declared != raw_origin {
         return Err(Invalid(
             "origin is not an origin (scheme, host and port, no path or trailing slash)",
@@ -332,7 +333,7 @@ pub fn declares_mcp_url(manifest: &ApcManifest, mcp_url: &str) -> bool {
 /// `%5c`, `%2e` or `%25` (any case) in the rest of the parsed path nor in the path as sent
 /// (the parser already removed some encoded dots), no backslash, no `.` or `..` segment.
 pub fn declares_mcp_url_on(origin: &str, mcp_path: &str, mcp_url: &str) -> bool {
-    let Ok(url) = Url::parse(mcp_url) else {
+    let Some(url) = new_url(mcp_url) else {
         return false;
     };
     if url_on_origin(url.as_str(), origin).is_none() {

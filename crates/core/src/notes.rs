@@ -4,10 +4,10 @@
 //! what the page calls itself, cleaned and cut short, and the way to connect directly as a link.
 
 use serde::{Deserialize, Serialize};
-use url::Url;
 
 use crate::host::{display_host, parse_host_port};
 use crate::js;
+use crate::url_parse::new_url;
 
 /// The most characters (UTF-16 units) of a declared name the notes quote.
 pub const DECLARED_NAME_MAX_CHARS: usize = 60;
@@ -44,7 +44,7 @@ pub fn sanitize_declared_name(name: &str) -> String {
 
 /// The connect page as a link, only when it is an http(s) URL without credentials on `host`.
 fn connect_link(host: &str, connect: &str) -> Option<String> {
-    let url = Url::parse(connect).ok()?;
+    let url = new_url(connect)?;
     let expected = parse_host_port(host)?;
     let ok = matches!(url.scheme(), "http" | "https")
         && url.username().is_empty()

@@ -105,7 +105,7 @@ pub fn check_reading_url(raw: &str) -> Result<(), ReadingError> {
     if raw.len() > READING_URL_MAX_BYTES {
         return Err(ReadingError::UrlTooLong);
     }
-    let url = url::Url::parse(raw).map_err(|_| ReadingError::Url)?;
+    let url = crate::url_parse::new_url(raw).ok_or(ReadingError::Url)?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
         return Err(ReadingError::Url);
     }

@@ -132,7 +132,7 @@ fn parse_json<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> HubRe
 /// A pin of `reading` for `pairing_id` (set when stored): a new reading id, the page's origin as
 /// the focus's `app_url`, and the reading as stored JSON.
 fn new_pin(reading: &PageReading) -> HubResult<(PinRow, String)> {
-    let url = url::Url::parse(&reading.url).map_err(|_| {
+    let url = apc_core::url_parse::new_url(&reading.url).ok_or_else(|| {
         HubError::page(
             PageLinkError::InvalidRequest,
             "The reading's url is not a URL.",

@@ -410,4 +410,14 @@ add("canonicalTarget", { kind: "k", id: "i", params: { "⼀": 1, "一": 2, "丁"
 add("canonicalTarget", { kind: "k", id: "i", params: { "㍻": 1, "平成": 2, "平戈": 3, "㈠": 4, "(一)": 5, "a本": 6, "a日": 7 } });
 add("canonicalTarget", { kind: "k", id: "i", params: { "日\u0301": 1, "日": 2, "本": 3, "日a": 4, "日A": 5, "\u{2F800}": 6, "丽": 7 } });
 
+// A host holding a character new in Unicode 18 (U+0558, U+1FACC, U+3D000): the url crate's IDNA
+// data accepts it; node's, Chromium's and Firefox's URL parsers (Unicode 17) refuse it, as the
+// core now does (url_parse.rs). Also in punycode, and as an apc.json origin.
+add("urlOnOrigin", "https://a\u0558b.example/x", "https://xn--ab-lbd.example");
+add("urlOnOrigin", "https://xn--ab-lbd.example/x", "https://xn--ab-lbd.example");
+add("urlOnOrigin", "https://\u{1FACC}.example/", "https://xn--h29h.example");
+add("declaresMcpUrl", { origin: "https://xn--ab-lbd.example", mcp: { path: "/mcp/" } }, "https://a\u0558b.example/mcp/x");
+add("parseApcManifest", { name: "N", standard: "0.5.0", origin: "https://a\u{3D000}b.example", profiles: ["dock"], mcp: { path: "/mcp/" } }, "https://a\u{3D000}b.example");
+add("urlOnOrigin", "https://a\u0561b.example/x", "https://xn--ab-dcd.example");
+
 for (const c of cases) console.log(JSON.stringify(c));
