@@ -121,4 +121,46 @@ mod invariants {
             }
         }
     }
+
+    /// ARCHITECTURE.md: every URL and host the core, the reader, the background and the hub read
+    /// goes through `url_parse` (`new_url`, `parse_host`), the parser as the standard's JavaScript
+    /// meets it; calling the `url` crate's parser directly would skip its refusals.
+    #[test]
+    fn urls_are_read_only_through_url_parse() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        let mut dirs = vec![std::path::PathBuf::from(root)];
+        let mut checked = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("a crate folder").flatten() {
+                let path = entry.path();
+                let name = path.to_string_lossy().into_owned();
+                if path.is_dir() {
+                    if !name.ends_with("/target") && !name.contains("/tests") {
+                        dirs.push(path);
+                    }
+                    continue;
+                }
+                if !name.ends_with(".rs")
+                    || !name.contains("/src/")
+                    || name.ends_with("url_parse.rs")
+                {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                // Unit tests may build a URL directly to look at it.
+                let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                for call in ["Url::parse(", "Host::parse(", "Url::options("] {
+                    assert!(
+                        !code.contains(call),
+                        "{name} calls {call}: use apc_core::url_parse"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 40,
+            "the crates' sources were not found ({checked})"
+        );
+    }
 }

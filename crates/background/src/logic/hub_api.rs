@@ -183,8 +183,8 @@ pub async fn preview(
     hub: &HubPage,
     ticket: &str,
 ) -> Result<TicketPreview, HubCallError> {
-    let mut url =
-        url::Url::parse(&hub.endpoints.pair).map_err(|e| HubCallError::BadAnswer(e.to_string()))?;
+    let mut url = apc_core::url_parse::new_url(&hub.endpoints.pair)
+        .ok_or_else(|| HubCallError::BadAnswer("the hub's pair endpoint is not a URL".into()))?;
     url.query_pairs_mut().append_pair("ticket", ticket);
     let preview: TicketPreview = decode(call(http, Method::Get, url.as_str(), None, None).await?)?;
     preview.check(&hub.origin)?;
