@@ -61,6 +61,8 @@ console.log(`differential-browsers: ${cases.length} cases (${drag} drag payload 
 JS
 
 "$TARGET/release/examples/conformance" < "$WORK/cases.jsonl" > "$WORK/core.jsonl"
-"$APC_ORACLE_NODE" "$ORACLE" < "$WORK/cases.jsonl" > "$WORK/node.jsonl"
-node scripts/differential-browsers.mjs --oracle "$(dirname "$ORACLE")" --cases "$WORK/cases.jsonl" \
+# node 24's readline ends a line at a raw U+2028/U+2029 (valid inside a JSON string): escape them.
+sed 's/\xe2\x80\xa8/\\u2028/g; s/\xe2\x80\xa9/\\u2029/g' "$WORK/cases.jsonl" | "$APC_ORACLE_NODE" "$ORACLE" > "$WORK/node.jsonl"
+# The same node runs the driver, so the table names the runtime that answered.
+"$APC_ORACLE_NODE" scripts/differential-browsers.mjs --oracle "$(dirname "$ORACLE")" --cases "$WORK/cases.jsonl" \
   --core "$WORK/core.jsonl" --node "$WORK/node.jsonl" --classes "$WORK/classes.txt" --out "$OUT"
