@@ -128,6 +128,12 @@ pub async fn endpoint(
         Err(e) => return HubError::from(e).into_response(),
     };
     let service = mcp.for_agent(&agent.handle);
+    // rmcp keeps the request's parts for the whole call, and a thousand waits one pin wakes drop them
+    // at once: axum's own extensions (the matched route, the path's secret) are needed by nothing past
+    // this point, so they go now.
+    let (mut parts, body) = request.into_parts();
+    parts.extensions = Default::default();
+    let request = Request::from_parts(parts, body);
     match service.oneshot(request).await {
         Ok(response) => response.into_response(),
         Err(never) => match never {},
@@ -497,7 +503,7 @@ impl AgentMcp {
     /// A tool's JSON and the text block that carries it.
     fn answer_of(body: Map<String, Value>) -> SharedAnswer {
         let json = Value::Object(body);
-        let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+        let text = serde_json::to_string(&json).unwrap_or_default();
         SharedAnswer { json, text }
     }
 

@@ -250,6 +250,9 @@ async fn call(client: &Peer<RoleClient>, tool: &str, args: Value) -> (bool, Valu
         .text
         .clone();
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured);
+    // Compact, on one line: the agent reads every whitespace token of a pretty one, and each woken wait
+    // escapes it into its answer (a line break inside a value is escaped, so none is raw).
+    assert!(!text.contains('\n'), "a pretty-printed text block: {text}");
     (result.is_error == Some(true), structured)
 }
 
