@@ -836,8 +836,9 @@ function recordElement(el, ctx, parentWs) {
     var request = { how: "drop", x: event.clientX, y: event.clientY };
     // Two collections, their anchors (drop point, caret) both read now, in the drop event: first
     // what the reading needs around the point, sent as soon as it is collected (the background
-    // pins it at once), then the whole page for its main text, sent after. Each walks in short
-    // slices, one after the other, so the page is never frozen by a long collection.
+    // pins it at once), then the whole page for its main text, walked only once the background
+    // answers that it pinned (or asked) and waits for it, so that walk never competes with the pin.
+    // Each walks in short slices, so the page is never frozen by a long collection.
     var page;
     try {
       page = startCollection(request);
@@ -871,8 +872,12 @@ function recordElement(el, ctx, parentWs) {
     runCollection(around).then(
       function (observation) {
         var dropId = newDropId();
-        send({ type: "page.drop", payload: payload, observation: JSON.stringify(observation), drop_id: dropId });
-        nextTask(function () { whole(dropId); });
+        ask({ type: "page.drop", payload: payload, observation: JSON.stringify(observation), drop_id: dropId }).then(
+          function (answer) {
+            if (answer && answer.ok === true && answer.send_page_text === true) whole(dropId);
+          },
+          function () {} // no background to send it to
+        );
       },
       function () {
         nextTask(function () { whole(null); });
@@ -881,11 +886,17 @@ function recordElement(el, ctx, parentWs) {
   }
 
   function send(message) {
+    ask(message).then(null, function () {});
+  }
+
+  // Sends a message; a promise of the background's answer (rejected when there is none).
+  function ask(message) {
     try {
       var p = api.runtime.sendMessage(message);
-      if (p && typeof p.catch === "function") p.catch(function () {});
+      return p && typeof p.then === "function" ? p : Promise.reject(new Error("no answer"));
     } catch (e) {
       // The extension was updated or removed: this page's script is orphaned.
+      return Promise.reject(e);
     }
   }
 

@@ -443,7 +443,12 @@ test("on a page cut by the caps, the sliced collection gives the same observatio
 const FAKE_RUNTIME = `
   globalThis.__sent = globalThis.__sent || [];
   globalThis.chrome = { runtime: { id: "test-extension",
-    sendMessage(m) { globalThis.__sent.push(JSON.parse(JSON.stringify(m))); return Promise.resolve(); },
+    sendMessage(m) {
+      globalThis.__sent.push(JSON.parse(JSON.stringify(m)));
+      // A drop's first message: the background pinned, and waits for the page text (unless a test says otherwise).
+      const answer = m.type === "page.drop" && m.drop_id ? (globalThis.__answerDrop ?? { ok: true, pinned: {}, send_page_text: true }) : undefined;
+      return Promise.resolve(answer);
+    },
     onMessage: { addListener(f) { globalThis.__listener = f; } } } };`;
 
 async function trustedDrop(t, selector, items) {
@@ -498,9 +503,18 @@ test("wiring: a trusted drop of an agent's mark sends page.drop with the raw pay
     assert.deepEqual(pointedPart(reading(page)), pointedPart(reading(first)));
     assert.equal(await t.page.evaluate(() => window.__pageSawDrop), false, "our drop is ours");
 
+    // A background that pinned nothing (or wants no page text) gets no second message.
+    await t.inWorld(`globalThis.__answerDrop = { ok: false, error: "ticket_used", message: "used" }`);
+    await trustedDrop(t, "#target-para", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
+    assert.equal((await sentMessages(t, 3)).length, 3);
+    await new Promise((ok) => setTimeout(ok, 300));
+    const after = await t.inWorld("globalThis.__sent");
+    assert.deepEqual(after.map((m) => m.type), ["page.drop", "page.drop_text", "page.drop"]);
+    await t.inWorld("globalThis.__answerDrop = undefined");
+
     // Another kind of drag is the page's own business.
     await trustedDrop(t, "#target-para", [{ mimeType: "text/plain", data: "hello" }]);
-    assert.equal((await t.inWorld("globalThis.__sent")).length, 2);
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 3);
     assert.equal(await t.page.evaluate(() => window.__pageSawDrop), true);
 
     // A synthetic (untrusted) drop is ignored.
@@ -509,7 +523,7 @@ test("wiring: a trusted drop of an agent's mark sends page.drop with the raw pay
       dt.setData("application/x-apc-agent", "{}");
       document.getElementById("target-para").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
     });
-    assert.equal((await t.inWorld("globalThis.__sent")).length, 2);
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 3);
   } finally {
     await t.page.close();
   }

@@ -90,6 +90,7 @@ pub enum Request {
 pub enum Answer {
     Pong(Pong),
     Drop(flows::DropOutcome),
+    DropFirst(DropFirst),
     PageText(flows::PageTextSent),
     Pinned(flows::Pinned),
     Unpinned(flows::Unpinned),
@@ -99,6 +100,16 @@ pub enum Answer {
     Consent(Box<flows::ConsentAsked>),
     ConsentAnswered(flows::ConsentOutcome),
     Done {},
+}
+
+/// The answer to a drop's first message: the drop's outcome, and whether the background waits for
+/// its page text (`page.drop_text`): the content script collects the whole page only then, after
+/// the pin is made (so that walk does not compete with the pin for the machine).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DropFirst {
+    #[serde(flatten)]
+    pub outcome: flows::DropOutcome,
+    pub send_page_text: bool,
 }
 
 /// The answer to `ping`.
@@ -290,10 +301,17 @@ pub async fn route_request<E: Env>(
                 drop_id,
             },
             SenderKind::ContentScript { tab_id, url },
-        ) => Answer::Drop(match drop_id {
-            Some(id) => flows::drop_first(env, *tab_id, url, &payload, &observation, &id).await?,
-            None => flows::drop(env, *tab_id, url, &payload, &observation).await?,
-        }),
+        ) => match drop_id {
+            Some(id) => {
+                let outcome =
+                    flows::drop_first(env, *tab_id, url, &payload, &observation, &id).await?;
+                Answer::DropFirst(DropFirst {
+                    outcome,
+                    send_page_text: env.page_texts().waits(*tab_id, &id),
+                })
+            }
+            None => Answer::Drop(flows::drop(env, *tab_id, url, &payload, &observation).await?),
+        },
         (
             Request::PageDropText {
                 drop_id,
@@ -506,6 +524,29 @@ mod tests {
         let text = json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "" });
         let wire = to_wire(world.run(route(&world, text, &page)));
         assert_eq!(wire["error"], json!("drop_unknown"));
+        // A drop's first message that pins (or asks) is answered with its outcome and a call for
+        // its page text; one that fails asks for none (the error answer has no such field).
+        let page = SenderKind::ContentScript {
+            tab_id: 7,
+            url: crate::logic::tests::fakes::PAGE.into(),
+        };
+        let first = |ticket: &str| {
+            json!({
+                "type": "page.drop", "drop_id": "d2",
+                "payload": crate::logic::tests::fakes::payload("ag_claude", ticket),
+                "observation": crate::logic::tests::fakes::pointed_observation(crate::logic::tests::fakes::PAGE),
+            })
+        };
+        let ticket = world.hub.mint("ag_claude");
+        let wire = to_wire(world.run(route(&world, first(&ticket), &page)));
+        assert_eq!(wire["ok"], json!(true), "{wire}");
+        assert!(wire["consent"].is_string());
+        assert_eq!(wire["send_page_text"], json!(true));
+        let mut refused = first(&ticket);
+        refused["payload"] = json!("{}");
+        let wire = to_wire(world.run(route(&world, refused, &page)));
+        assert_eq!(wire["ok"], json!(false));
+        assert!(wire.get("send_page_text").is_none());
     }
 
     #[test]
