@@ -388,20 +388,17 @@ async fn send_page_text<E: Env>(
                 .get(&record.id)
                 .await?
                 .ok_or(HubCallError::GrantUnknown)?;
+            // A page with no main text sends an empty one (whole); only an unreadable page sends
+            // none (the hub then stops waiting and says it did not come).
             let sent = hub_api::page_text(
                 env.http(),
                 &record.endpoints,
                 &grant,
                 &reading_id,
-                text.as_ref().and_then(|t| t.text.as_deref()),
+                text.as_ref().map(|t| t.text.as_deref().unwrap_or("")),
                 text.as_ref().is_some_and(|t| t.truncated),
             )
             .await;
-            // A page with no main text still answers (an empty text): only an unreadable one is null.
-            let sent = match (&text, sent) {
-                (Some(t), Ok(attached)) if t.text.is_none() => Ok(attached),
-                (_, sent) => sent,
-            };
             match sent {
                 Ok(true) => Ok(PageTextOutcome::Sent),
                 Ok(false) => Ok(PageTextOutcome::Already),
