@@ -55,8 +55,8 @@ var COLLECT_NO_DESCENT = new Set(["script", "style", "template", "noscript", "he
  * @returns the observation (crates/content/OBSERVATION.md)
  * @throws Error with `.code = "no_selection"` when a selection was asked for and there is none.
  */
-function collectObservation(request) {
-  var job = startCollection(request);
+function collectObservation(request, options) {
+  var job = startCollection(request, options);
   job.run(Infinity);
   return job.finish();
 }
@@ -74,10 +74,15 @@ function collectObservation(request) {
 function collectObservationAsync(request, options) {
   var job;
   try {
-    job = startCollection(request);
+    job = startCollection(request, options);
   } catch (e) {
     return Promise.reject(e);
   }
+  return runCollection(job, options);
+}
+
+// Runs a started collection (startCollection) in slices, as collectObservationAsync describes.
+function runCollection(job, options) {
   var slice = (options && options.sliceMs) || 8;
   var onSlice = options && typeof options.onSlice === "function" ? options.onSlice : null;
   return new Promise(function (resolve, reject) {
@@ -136,8 +141,12 @@ var COLLECT_NO_DESCENT_MORE = ["svg", "select", "datalist", "textarea", "iframe"
   "audio", "canvas"];
 COLLECT_NO_DESCENT_MORE.forEach(function (t) { COLLECT_NO_DESCENT.add(t); });
 
-// Starts a collection: reads the anchors now, walks when run.
-function startCollection(request) {
+// Starts a collection: reads the anchors now, walks when run. With `options.aroundOnly`, only
+// what the reading needs around the point is collected (the pointed nodes' ancestors, the pointed
+// element whole, the headings before it, context each side: the reserve below), not the page's
+// main text: the observation a drop sends first (`truncated`, as it stops there).
+function startCollection(request, options) {
+  var aroundOnly = !!(options && options.aroundOnly);
   var doc = document;
   var view = doc.defaultView;
   var how = request.how;
@@ -313,10 +322,20 @@ function startCollection(request) {
   }
 
   var root = doc.documentElement;
-  push(root, -1, false);
   var phase = 0; // 0: main walk, 1: around the point, 2: done
   var mainEnd = 0; // nodes below this index were added by the main walk (in document order)
   var lastMain = null; // the last node the main walk added: it had been everywhere before it
+  if (aroundOnly) {
+    // No main walk: the root, then the reserve around the point (its budgets are all there is).
+    phase = 1;
+    truncated = true;
+    budgetNodes = 0;
+    budgetText = 0;
+    add(root, -1);
+    mainEnd = 1;
+  } else {
+    push(root, -1, false);
+  }
   var ordOf = new Map(); // a node's place among its (flat) parent's children, where known
   var started = false; // the work around the point was set up
 
@@ -801,29 +820,83 @@ function recordElement(el, ctx, parentWs) {
     event.dataTransfer.dropEffect = "copy";
   }
 
+  // A name for one drop, so the background can tell its two messages from another drop's (not a
+  // secret: the background also requires the same tab).
+  function newDropId() {
+    var words = new Uint32Array(2);
+    crypto.getRandomValues(words);
+    return "d" + words[0].toString(16) + words[1].toString(16);
+  }
+
   function onDrop(event) {
     if (!ours(event)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     var payload = String(event.dataTransfer.getData(APC_AGENT_TYPE)); // raw: Rust checks it
-    // The drop point, caret and selection are read before this call returns; the walk then goes on
-    // in short slices, so the page is never frozen by a long collection.
-    collectObservationAsync({ how: "drop", x: event.clientX, y: event.clientY }).then(
+    var request = { how: "drop", x: event.clientX, y: event.clientY };
+    // Two collections, their anchors (drop point, caret) both read now, in the drop event: first
+    // what the reading needs around the point, sent as soon as it is collected (the background
+    // pins it at once), then the whole page for its main text, walked only once the background
+    // answers that it pinned (or asked) and waits for it, so that walk never competes with the pin.
+    // Each walks in short slices, so the page is never frozen by a long collection.
+    var page;
+    try {
+      page = startCollection(request);
+    } catch (e) {
+      send({ type: "page.drop", payload: payload, observation: "" }); // the background says the page could not be read
+      return;
+    }
+    var around = null;
+    try {
+      around = startCollection(request, { aroundOnly: true });
+    } catch (e) {
+      around = null;
+    }
+    function whole(dropId) {
+      runCollection(page).then(
+        function (observation) {
+          var json = JSON.stringify(observation);
+          if (dropId) send({ type: "page.drop_text", drop_id: dropId, observation: json });
+          else send({ type: "page.drop", payload: payload, observation: json });
+        },
+        function () {
+          if (dropId) send({ type: "page.drop_text", drop_id: dropId, observation: "" }); // it will not come
+          else send({ type: "page.drop", payload: payload, observation: "" });
+        }
+      );
+    }
+    if (!around) {
+      whole(null); // one message, as before
+      return;
+    }
+    runCollection(around).then(
       function (observation) {
-        send({ type: "page.drop", payload: payload, observation: JSON.stringify(observation) });
+        var dropId = newDropId();
+        ask({ type: "page.drop", payload: payload, observation: JSON.stringify(observation), drop_id: dropId }).then(
+          function (answer) {
+            if (answer && answer.ok === true && answer.send_page_text === true) whole(dropId);
+          },
+          function () {} // no background to send it to
+        );
       },
       function () {
-        send({ type: "page.drop", payload: payload, observation: "" }); // the background says the page could not be read
+        nextTask(function () { whole(null); });
       }
     );
   }
 
   function send(message) {
+    ask(message).then(null, function () {});
+  }
+
+  // Sends a message; a promise of the background's answer (rejected when there is none).
+  function ask(message) {
     try {
       var p = api.runtime.sendMessage(message);
-      if (p && typeof p.catch === "function") p.catch(function () {});
+      return p && typeof p.then === "function" ? p : Promise.reject(new Error("no answer"));
     } catch (e) {
       // The extension was updated or removed: this page's script is orphaned.
+      return Promise.reject(e);
     }
   }
 

@@ -11,10 +11,13 @@
 //     extension's included: content scripts share the page's main thread) and a 0 ms timer chain
 //     (its longest gap: how long the page could not run anything, any load included);
 //   - in the background service worker, from outside the product: a `runtime.onMessage` listener of
-//     the bench (when the `page.drop` message arrives, its size) and a wrapper around `fetch` (when
-//     the reading's PUT to the hub starts and is answered);
+//     the bench (when the `page.drop` message, what lies around the point, and the `page.drop_text`
+//     message, the whole page, arrive, and their sizes) and a wrapper around `fetch` (when the
+//     reading's pin, `PUT {page.pin}`, and its page text, the second `PUT {page.pin}`, start and are
+//     answered);
 //   - in the background, from the product itself: the user-timing measures its WASM leaves around each
-//     `Observation::from_json` and `build_reading` (`apc:from_json`, `apc:build_reading`; see
+//     `Observation::from_json`, `build_reading` (of the pointed part) and `page_text_for`
+//     (`apc:from_json`, `apc:build_reading`, `apc:page_text`; see
 //     crates/background/src/lib.rs), read with `worker.evaluate`: the reading's WASM time in the extension.
 // Then, apart from the drops: the collector alone in an isolated world (as the content script runs),
 // the background's cold start (a stopped service worker woken by a `ping` from an extension page),
@@ -98,11 +101,11 @@ const PROBES = () => {
 // drop message arrives and how big it is, and when each fetch starts and is answered.
 const SW_PROBES = () => {
   if (globalThis.__bench) return;
-  const b = (globalThis.__bench = { msgs: [], fetches: [] });
+  const b = (globalThis.__bench = { msgs: [], texts: [], fetches: [] });
   const at = () => performance.timeOrigin + performance.now();
   chrome.runtime.onMessage.addListener((m) => {
-    if (m && typeof m === 'object' && m.type === 'page.drop') {
-      b.msgs.push({ at: at(), chars: typeof m.observation === 'string' ? m.observation.length : 0 });
+    if (m && typeof m === 'object' && (m.type === 'page.drop' || m.type === 'page.drop_text')) {
+      (m.type === 'page.drop' ? b.msgs : b.texts).push({ at: at(), chars: typeof m.observation === 'string' ? m.observation.length : 0 });
     }
     return undefined; // the product's listener answers
   });
@@ -202,9 +205,11 @@ try {
     await sw.evaluate(SW_PROBES);
     await sw.evaluate(() => {
       globalThis.__bench.msgs.length = 0;
+      globalThis.__bench.texts.length = 0;
       globalThis.__bench.fetches.length = 0;
       performance.clearMeasures('apc:from_json');
       performance.clearMeasures('apc:build_reading');
+      performance.clearMeasures('apc:page_text');
     });
     const swOffset = await clockOffset(() => sw.evaluate(() => performance.timeOrigin + performance.now()));
     const pageOffset = await clockOffset(() => p.page.evaluate(() => performance.timeOrigin + performance.now()));
@@ -215,14 +220,26 @@ try {
     await trustedDrop(p.page, p.selector, payload);
     const { result } = await waiting;
     const answered = now();
-    await sleep(100); // the worker's fetch record completes
+    // The drop goes on after the focus: the whole page's collection and its page text's PUT. Wait
+    // for that PUT's answer (or 3 s), so the page's probes cover the whole drop.
+    const hubOrigin = hub.origin;
+    for (const until = Date.now() + 3000; Date.now() < until;) {
+      const done = await sw.evaluate((o) => {
+        const puts = globalThis.__bench.fetches.filter((f) => f.method === 'PUT' && f.url.startsWith(o));
+        return puts.length >= 2 && puts.every((f) => f.end != null);
+      }, hubOrigin);
+      if (done) break;
+      await sleep(20);
+    }
+    await sleep(50); // the worker's fetch record completes
     const seen = await p.page.evaluate(() => window.__benchStop());
     const bench = await sw.evaluate(() => globalThis.__bench);
     // The background's own user timing (crates/background/src/lib.rs, `timing`): the WASM time of
-    // Observation::from_json and build_reading for this drop, as measured inside the extension.
+    // Observation::from_json, build_reading (the pointed part) and page_text_for for this drop, as
+    // measured inside the extension.
     const wasm = await sw.evaluate(() => {
       const of = (name) => performance.getEntriesByName(name, 'measure').map((e) => e.duration);
-      return { fromJson: of('apc:from_json'), build: of('apc:build_reading') };
+      return { fromJson: of('apc:from_json'), build: of('apc:build_reading'), pageText: of('apc:page_text') };
     });
     if (result?.timed_out !== false || !result.focus) return { ok: false, why: `no focus: ${JSON.stringify(result).slice(0, 200)}` };
     if (lastFocus && result.focus.id === lastFocus) return { ok: false, why: 'the same focus as before' };
@@ -231,9 +248,13 @@ try {
     const pointed = got.result?.reading?.pointed?.text ?? '';
     const drop = (seen.drop ?? seen.dragOver) - pageOffset; // in this process's clock
     const msg = bench.msgs[0];
-    const put = bench.fetches.find((f) => f.method === 'PUT' && f.url.startsWith(hub.origin));
+    const text = bench.texts[0];
+    const puts = bench.fetches.filter((f) => f.method === 'PUT' && f.url.startsWith(hub.origin));
+    const put = puts[0]; // the pin (the pointed part)
+    const textPut = puts[1]; // its page text
     const sw2me = (t) => (t == null ? NaN : t - swOffset);
-    const inWindow = seen.long.filter((l) => l.at - pageOffset >= drop - 1 && l.at - pageOffset <= answered);
+    const until = Math.max(answered, textPut?.end != null ? sw2me(textPut.end) : answered);
+    const inWindow = seen.long.filter((l) => l.at - pageOffset >= drop - 1 && l.at - pageOffset <= until);
     return {
       ok: true,
       dropSeen: seen.drop != null,
@@ -247,12 +268,20 @@ try {
       before: msg && put ? bench.fetches.filter((f) => f !== put && f.start >= msg.at && f.end != null && f.end <= put.start)
         .reduce((sum, f) => sum + (f.end - f.start), 0) : NaN,
       // One of each per drop; none when the extension was built without the timing.
-      wasmFromJson: wasm.fromJson.length === 1 ? wasm.fromJson[0] : NaN,
+      // The first message's (a drop parses two observations: around the point, then the whole page).
+      wasmFromJson: wasm.fromJson.length >= 1 ? wasm.fromJson[0] : NaN,
       wasmBuild: wasm.build.length === 1 ? wasm.build[0] : NaN,
+      wasmPageText: wasm.pageText.length === 1 ? wasm.pageText[0] : NaN,
       put: put && put.end ? put.end - put.start : NaN,
       putBytes: put ? put.bytes : NaN,
       putToAgent: put ? answered - sw2me(put.start) : NaN,
-      otherFetches: bench.fetches.filter((f) => f !== put).map((f) => `${f.method} ${new URL(f.url).pathname}`),
+      toText: text ? sw2me(text.at) - drop : NaN,
+      textChars: text ? text.chars : NaN,
+      textPut: textPut && textPut.end ? textPut.end - textPut.start : NaN,
+      textPutBytes: textPut ? textPut.bytes : NaN,
+      toTextAttached: textPut && textPut.end ? sw2me(textPut.end) - drop : NaN,
+      withText: typeof got.result?.reading?.page_text === 'string' && !got.result?.page_text_status,
+      otherFetches: bench.fetches.filter((f) => f !== put && f !== textPut).map((f) => `${f.method} ${new URL(f.url).pathname}`),
       longest: inWindow.length ? Math.max(...inWindow.map((l) => l.ms)) : 0,
       longCount: inWindow.length,
       maxGap: seen.maxGap,
@@ -317,7 +346,18 @@ try {
             job.finish();
             finish = performance.now() - f;
           }
-          return { collect: t1 - t0, slices, longest, stringify: t2 - t1, chars: json.length, nodes: obs.nodes.length, walkMax, finish };
+          // What a drop collects first: around the point only (its own slices).
+          let around = NaN, aroundChars = NaN, aroundNodes = NaN, aroundLongest = NaN;
+          if (typeof startCollection === 'function' && typeof collectObservationAsync === 'function') {
+            let longestA = 0;
+            const ta = performance.now();
+            const a = await collectObservationAsync({ how: 'drop', x, y }, { aroundOnly: true, onSlice: (ms) => { longestA = Math.max(longestA, ms); } });
+            around = performance.now() - ta;
+            aroundChars = JSON.stringify(a).length;
+            aroundNodes = a.nodes.length;
+            aroundLongest = longestA;
+          }
+          return { collect: t1 - t0, slices, longest, stringify: t2 - t1, chars: json.length, nodes: obs.nodes.length, walkMax, finish, around, aroundChars, aroundNodes, aroundLongest };
         })()`));
       }
       await cdp.detach();
@@ -406,14 +446,19 @@ try {
       `${f0(p50(col(rs, (r) => r.maxGap)))} / ${f0(max(col(rs, (r) => r.maxGap)))} ms`);
   }
   for (const [label, rs] of [['small', S], ['heavy', H]]) {
-    row(`Stage, ${label}: drop → \`page.drop\` message at the background (collection, JSON, message), p50 / p95`, `${f0(p50(col(rs, (r) => r.toMessage)))} / ${f0(p95(col(rs, (r) => r.toMessage)))} ms`);
+    row(`Stage, ${label}: drop → \`page.drop\` message (around the point) at the background (collection, JSON, message), p50 / p95`, `${f0(p50(col(rs, (r) => r.toMessage)))} / ${f0(p95(col(rs, (r) => r.toMessage)))} ms`);
     row(`Stage, ${label}: observation message size, p50`, kib(p50(col(rs, (r) => r.messageChars))));
     row(`Stage, ${label}: background, message → reading's PUT to the hub starts (WASM: parse, reading, JSON; storage), p50 / p95`, `${f0(p50(col(rs, (r) => r.background)))} / ${f0(p95(col(rs, (r) => r.background)))} ms`);
     row(`Stage, ${label}: of which waiting on other requests before the PUT (listed in the notes), p50 / p95`, `${f0(p50(col(rs, (r) => r.before)))} / ${f0(p95(col(rs, (r) => r.before)))} ms`);
-    row(`Stage, ${label}: of which WASM \`Observation::from_json\` (the background's user timing, in the extension), p50 / p95`, `${f1(p50(col(rs, (r) => r.wasmFromJson).filter(Number.isFinite)))} / ${f1(p95(col(rs, (r) => r.wasmFromJson).filter(Number.isFinite)))} ms`);
+    row(`Stage, ${label}: of which WASM \`Observation::from_json\` of that message (the background's user timing, in the extension), p50 / p95`, `${f1(p50(col(rs, (r) => r.wasmFromJson).filter(Number.isFinite)))} / ${f1(p95(col(rs, (r) => r.wasmFromJson).filter(Number.isFinite)))} ms`);
     row(`Stage, ${label}: of which WASM \`build_reading\` (the background's user timing, in the extension), p50 / p95`, `${f1(p50(col(rs, (r) => r.wasmBuild).filter(Number.isFinite)))} / ${f1(p95(col(rs, (r) => r.wasmBuild).filter(Number.isFinite)))} ms`);
     row(`Stage, ${label}: hub PUT, request → response, p50 / p95 (body p50)`, `${f0(p50(col(rs, (r) => r.put)))} / ${f0(p95(col(rs, (r) => r.put)))} ms (${kib(p50(col(rs, (r) => r.putBytes)))})`);
     row(`Stage, ${label}: PUT starts → the agent's \`wait_for_focus\` returns, p50 / p95`, `${f0(p50(col(rs, (r) => r.putToAgent)))} / ${f0(p95(col(rs, (r) => r.putToAgent)))} ms`);
+    row(`Stage, ${label}: drop → \`page.drop_text\` message (the whole page) at the background, p50 / p95 (size p50)`, `${f0(p50(col(rs, (r) => r.toText)))} / ${f0(p95(col(rs, (r) => r.toText)))} ms (${kib(p50(col(rs, (r) => r.textChars)))})`);
+    row(`Stage, ${label}: of which WASM \`page_text_for\` (the background's user timing), p50 / p95`, `${f1(p50(col(rs, (r) => r.wasmPageText).filter(Number.isFinite)))} / ${f1(p95(col(rs, (r) => r.wasmPageText).filter(Number.isFinite)))} ms`);
+    row(`Stage, ${label}: page text PUT, request → response, p50 / p95 (body p50)`, `${f0(p50(col(rs, (r) => r.textPut)))} / ${f0(p95(col(rs, (r) => r.textPut)))} ms (${kib(p50(col(rs, (r) => r.textPutBytes)))})`);
+    row(`Stage, ${label}: drop → page text attached at the hub (its PUT answered), p50 / p95`, `${f0(p50(col(rs, (r) => r.toTextAttached)))} / ${f0(p95(col(rs, (r) => r.toTextAttached)))} ms`);
+    row(`Readings, ${label}: read by the agent at once (\`page__get_reading\` right after the focus) with their page text`, `${rs.filter((r) => r.withText).length} of ${rs.length}`);
   }
   for (const p of [pages.small, pages.heavy]) {
     if (!p.alone) {
@@ -429,6 +474,8 @@ try {
       `${f1(p50(a.map((x) => x.walkMax)))} / ${f1(p50(a.map((x) => x.finish)))} ms`);
     row(`Collector alone, ${p.name} page: JSON.stringify, observation, nodes`,
       `${f1(p50(a.map((x) => x.stringify)))} ms, ${kib(p50(a.map((x) => x.chars)))}, ${f0(p50(a.map((x) => x.nodes)))}`);
+    row(`Collector alone, ${p.name} page, around the point only (a drop's first message): collection (median), longest slice (max), observation, nodes`,
+      `${f1(p50(a.map((x) => x.around)))} ms, ${f1(max(a.map((x) => x.aroundLongest)))} ms, ${kib(p50(a.map((x) => x.aroundChars)))}, ${f0(p50(a.map((x) => x.aroundNodes)))}`);
   }
   row('Background first start: worker script start → WASM ready (upper bound: asked when playwright first saw the worker)', `${f0(first.ready - first.origin)} ms`);
   row(`Background cold start: \`ping\` to a stopped worker → answer, from an extension page (${cold.length} runs), p50 / max`,
@@ -449,7 +496,9 @@ try {
     `to the agent's call returning (see the notes for the clocks). Stage times come from the bench's own probes (a \`runtime.onMessage\` ` +
     `listener and a \`fetch\` wrapper added to the background worker from outside, a \`longtask\` observer and a timer chain in ` +
     `the page); the product is unchanged, except that its background leaves a user-timing measure around each WASM ` +
-    `\`Observation::from_json\` and \`build_reading\` (two \`performance.now()\` calls each), which the bench reads from the worker. ` +
+    `\`Observation::from_json\`, \`build_reading\` and \`page_text_for\` (two \`performance.now()\` calls each), which the bench reads from the worker. ` +
+    `A drop sends two messages: what lies around the point (pinned at once, without page text) and then the whole page ` +
+    `(its page text attached to the same reading); the longest-task and timer-chain figures cover both, up to the page text's PUT answer. ` +
     `Figures from one run; nothing asserts a time.`);
   out.push('');
   out.push('| figure | value | goal | met? |');

@@ -298,6 +298,45 @@ test("a 5,000-paragraph page dropped on in the middle: the paragraph, its headin
   }
 });
 
+/** The reading's pointed part: what a drop's first message (around the point only) must get right. */
+const pointedPart = (r) => ({ url: r.url, title: r.title, lang: r.lang, pointed: r.pointed, context: r.context });
+
+test("a drop's first observation, around the point only, gives the pointed part the whole page's gives, from a small share of the nodes", async () => {
+  const t = await open("article.html");
+  try {
+    // The small article first: the same pointed part, heading path and target.
+    const { x: ax, y: ay } = await pointIn(t.page, "#target-para");
+    const [small, smallAround] = await t.inWorld(`[collectObservation({ how: "drop", x: ${ax}, y: ${ay} }),
+      collectObservation({ how: "drop", x: ${ax}, y: ${ay} }, { aroundOnly: true })]`);
+    assert.equal(smallAround.truncated, true);
+    assert.deepEqual(pointedPart(reading(smallAround)), pointedPart(reading(small)));
+
+    await heavyBody(t.page, {
+      count: 5000,
+      headings: {
+        2000: "<h2>Second half</h2>",
+        2400: "<h3>Chapter 24</h3>",
+        2450: "<h4 style='display: none'>A hidden heading</h4>",
+        2480: "<div role='heading' aria-level='4'>Section 24.8</div>",
+      },
+    });
+    for (const at of [2500, 3, 4999]) {
+      const { x, y } = await pointIn(t.page, `#p${at}`);
+      const [whole, around] = await t.inWorld(`[collectObservation({ how: "drop", x: ${x}, y: ${y} }),
+        collectObservation({ how: "drop", x: ${x}, y: ${y} }, { aroundOnly: true })]`);
+      const first = reading(around);
+      assert.equal(first.pointed.text, HEAVY_PARA(at));
+      assert.deepEqual(pointedPart(first), pointedPart(reading(whole)), `paragraph ${at}`);
+      // What lies around the point only: far fewer nodes than the page's walk, a small message.
+      assert.ok(around.nodes.length * 3 < whole.nodes.length, `${around.nodes.length} vs ${whole.nodes.length}`);
+      const kib = Buffer.byteLength(JSON.stringify(around)) / 1024;
+      assert.ok(kib < 96, `first observation: ${kib.toFixed(0)} KiB`);
+    }
+  } finally {
+    await t.page.close();
+  }
+});
+
 /** The paragraph numbers of an observation's text, read in tree order (root, then `kids`). */
 function paragraphOrder(obs) {
   const seen = [];
@@ -404,7 +443,12 @@ test("on a page cut by the caps, the sliced collection gives the same observatio
 const FAKE_RUNTIME = `
   globalThis.__sent = globalThis.__sent || [];
   globalThis.chrome = { runtime: { id: "test-extension",
-    sendMessage(m) { globalThis.__sent.push(JSON.parse(JSON.stringify(m))); return Promise.resolve(); },
+    sendMessage(m) {
+      globalThis.__sent.push(JSON.parse(JSON.stringify(m)));
+      // A drop's first message: the background pinned, and waits for the page text (unless a test says otherwise).
+      const answer = m.type === "page.drop" && m.drop_id ? (globalThis.__answerDrop ?? { ok: true, pinned: {}, send_page_text: true }) : undefined;
+      return Promise.resolve(answer);
+    },
     onMessage: { addListener(f) { globalThis.__listener = f; } } } };`;
 
 async function trustedDrop(t, selector, items) {
@@ -439,18 +483,38 @@ test("wiring: a trusted drop of an agent's mark sends page.drop with the raw pay
       document.addEventListener("drop", (e) => { e.preventDefault(); window.__pageSawDrop = true; });
     });
     await trustedDrop(t, "#target-para", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
-    const sent = await sentMessages(t, 1);
-    assert.equal(sent.length, 1);
+    // Two messages: what lies around the point first (pinned at once), then the whole page.
+    const sent = await sentMessages(t, 2);
+    assert.equal(sent.length, 2);
     assert.equal(sent[0].type, "page.drop");
     assert.equal(sent[0].payload, PAYLOAD);
+    assert.match(sent[0].drop_id, /^[A-Za-z0-9_.-]{1,64}$/);
     // The observation travels as JSON text, so the background can check its size before reading it.
     assert.equal(typeof sent[0].observation, "string");
-    assert.match(reading(JSON.parse(sent[0].observation)).pointed.text, /^Raised beds/);
+    const first = JSON.parse(sent[0].observation);
+    assert.equal(first.truncated, true, "around the point only");
+    assert.match(reading(first).pointed.text, /^Raised beds/);
+    assert.equal(sent[1].type, "page.drop_text");
+    assert.equal(sent[1].drop_id, sent[0].drop_id);
+    assert.equal(sent[1].payload, undefined, "the ticket travels once");
+    const page = JSON.parse(sent[1].observation);
+    assert.equal(page.truncated, false, "the whole page");
+    assert.ok(page.nodes.length >= first.nodes.length); // a small page: all of it is around the point
+    assert.deepEqual(pointedPart(reading(page)), pointedPart(reading(first)));
     assert.equal(await t.page.evaluate(() => window.__pageSawDrop), false, "our drop is ours");
+
+    // A background that pinned nothing (or wants no page text) gets no second message.
+    await t.inWorld(`globalThis.__answerDrop = { ok: false, error: "ticket_used", message: "used" }`);
+    await trustedDrop(t, "#target-para", [{ mimeType: "application/x-apc-agent", data: PAYLOAD }]);
+    assert.equal((await sentMessages(t, 3)).length, 3);
+    await new Promise((ok) => setTimeout(ok, 300));
+    const after = await t.inWorld("globalThis.__sent");
+    assert.deepEqual(after.map((m) => m.type), ["page.drop", "page.drop_text", "page.drop"]);
+    await t.inWorld("globalThis.__answerDrop = undefined");
 
     // Another kind of drag is the page's own business.
     await trustedDrop(t, "#target-para", [{ mimeType: "text/plain", data: "hello" }]);
-    assert.equal((await t.inWorld("globalThis.__sent")).length, 1);
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 3);
     assert.equal(await t.page.evaluate(() => window.__pageSawDrop), true);
 
     // A synthetic (untrusted) drop is ignored.
@@ -459,7 +523,7 @@ test("wiring: a trusted drop of an agent's mark sends page.drop with the raw pay
       dt.setData("application/x-apc-agent", "{}");
       document.getElementById("target-para").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
     });
-    assert.equal((await t.inWorld("globalThis.__sent")).length, 1);
+    assert.equal((await t.inWorld("globalThis.__sent")).length, 3);
   } finally {
     await t.page.close();
   }

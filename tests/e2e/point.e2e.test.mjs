@@ -41,6 +41,8 @@ async function readFocus(focus) {
   assert.equal(got.isError, false, JSON.stringify(got.result));
   assert.equal(got.result.untrusted, true);
   assert.match(got.result.note, /never instructions/i);
+  // A drop's page text follows its pin: read at once, the reading has it (the hub waits for it).
+  assert.equal(got.result.page_text_status, undefined, got.result.page_text_note);
   return got.result.reading;
 }
 

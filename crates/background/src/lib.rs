@@ -39,8 +39,8 @@ pub fn start() {
 }
 
 /// How long the reading's WebAssembly work takes inside the extension, for benchmarks: each
-/// `Observation::from_json` and `build_reading` call leaves a user-timing measure
-/// (`apc:from_json`, `apc:build_reading`) on the background's global `performance`, which
+/// `Observation::from_json`, `build_reading`/`build_pointed` and `page_text_for` call leaves a
+/// user-timing measure (`apc:from_json`, `apc:build_reading`, `apc:page_text`) on the background's global `performance`, which
 /// `scripts/bench/point.mjs` reads from the worker. Two `performance.now()` calls and one measure
 /// per call; at most [`timing::KEPT`] measures of each name are kept (older ones are cleared).
 /// Nothing reads them in the product.
@@ -63,6 +63,7 @@ mod timing {
 
     static COUNT_FROM_JSON: AtomicU32 = AtomicU32::new(0);
     static COUNT_BUILD: AtomicU32 = AtomicU32::new(0);
+    static COUNT_PAGE_TEXT: AtomicU32 = AtomicU32::new(0);
 
     pub fn now() -> f64 {
         performance_now()
@@ -72,6 +73,7 @@ mod timing {
         let (label, count) = match name {
             "from_json" => ("apc:from_json", &COUNT_FROM_JSON),
             "build_reading" => ("apc:build_reading", &COUNT_BUILD),
+            "page_text" => ("apc:page_text", &COUNT_PAGE_TEXT),
             _ => return,
         };
         if count.fetch_add(1, Ordering::Relaxed) + 1 > KEPT {

@@ -113,10 +113,68 @@ impl ContentError {
 /// Builds the reading of an observation, `made_at` being the RFC 3339 time it is made.
 /// (Timed as `"build_reading"` when the host installed a [`timing::Timer`].)
 pub fn build_reading(obs: &Observation, made_at: &str) -> Result<PageReading, ContentError> {
-    timing::timed("build_reading", || reading_of(obs, made_at))
+    timing::timed("build_reading", || reading_of(obs, made_at, true))
 }
 
-fn reading_of(obs: &Observation, made_at: &str) -> Result<PageReading, ContentError> {
+/// The pointed part of a reading: everything [`build_reading`] makes but the page's main text
+/// (`page_text: None`), from an observation of what lies around the point (the content script's
+/// first message on a drop). Its `truncated` says only whether the pointed text was cut (P3): the
+/// observation's own `truncated` is about the page, and comes with the page text
+/// ([`page_text_for`]). Timed as `"build_reading"`.
+pub fn build_pointed(obs: &Observation, made_at: &str) -> Result<PageReading, ContentError> {
+    timing::timed("build_reading", || reading_of(obs, made_at, false))
+}
+
+/// The page text of a reading whose pointed part was built first ([`build_pointed`]), from an
+/// observation of the whole page (M1–M5), cut so that `pointed` with it fits
+/// [`READING_MAX_BYTES`]. The observation must be of the same page (its URL, as U1 makes it, is
+/// the reading's), else [`ContentError::Malformed`]. Timed as `"page_text"`.
+pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageText, ContentError> {
+    timing::timed("page_text", || {
+        let tree = obs.check()?;
+        if check_url(&obs.url)? != pointed.url {
+            return Err(ContentError::Malformed(
+                "the page text is of another page than the reading".into(),
+            ));
+        }
+        let r = render::render(&tree, &[]);
+        let base = json_len(&PageReading {
+            page_text: None,
+            truncated: Some(true),
+            ..pointed.clone()
+        })?;
+        let room = READING_MAX_BYTES
+            .checked_sub(base + r#","page_text":"""#.len())
+            .ok_or(ContentError::TooLarge("reading"))?;
+        let main = main_text::main_text(&tree, &r);
+        let kept = cut_front(&main, room);
+        let truncated = obs.truncated || kept.len() < main.len();
+        let text = (!kept.is_empty()).then(|| kept.to_owned());
+        // The reading with it passes the rules the hub applies (RR6 above all).
+        PageReading {
+            page_text: text.clone(),
+            truncated: (truncated || pointed.truncated == Some(true)).then_some(true),
+            ..pointed.clone()
+        }
+        .check()?;
+        Ok(PageText { text, truncated })
+    })
+}
+
+/// A reading's page text, made after its pointed part ([`page_text_for`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageText {
+    /// The main text; `None` when the page has none.
+    pub text: Option<String>,
+    /// The text was cut to fit, or the page was larger than what was collected.
+    pub truncated: bool,
+}
+
+fn reading_of(
+    obs: &Observation,
+    made_at: &str,
+    with_page_text: bool,
+) -> Result<PageReading, ContentError> {
     if made_at.is_empty() || made_at.len() > 64 || !made_at.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(ContentError::BadTimestamp);
     }
@@ -154,7 +212,8 @@ fn reading_of(obs: &Observation, made_at: &str) -> Result<PageReading, ContentEr
         }
     };
     let r = render::render(&tree, &wants);
-    let mut truncated = obs.truncated;
+    // Without the page text, only the pointed text's own cut counts (see build_pointed).
+    let mut truncated = with_page_text && obs.truncated;
 
     // P2: a drop points from the caret when it is rendered and inside the element under the
     // point; else from that element when it is rendered (not an invisible overlay); else from the
@@ -279,6 +338,11 @@ fn reading_of(obs: &Observation, made_at: &str) -> Result<PageReading, ContentEr
         made_at: made_at.to_owned(),
     };
 
+    if !with_page_text {
+        reading.truncated = truncated.then_some(true);
+        reading.check()?;
+        return Ok(reading);
+    }
     // The main text takes what room is left (the base is measured with `truncated` present).
     let base = json_len(&reading)?;
     let room = READING_MAX_BYTES

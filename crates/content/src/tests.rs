@@ -1,6 +1,6 @@
 //! Unit tests, one or more per rule; each names the rule it checks (see the module docs).
 
-use apc_core::page_link::{How, READING_MAX_BYTES};
+use apc_core::page_link::{How, PageReading, READING_MAX_BYTES};
 
 use crate::*;
 
@@ -1454,4 +1454,98 @@ fn an_app_page_keeps_its_visible_text() {
     let main = main_of(obs);
     assert!(main.contains("Primary #3A7BD5"), "{main:?}");
     assert!(main.contains("Accent #F2994A"), "{main:?}");
+}
+
+// --- The pointed part first, the page text after (a drop's two messages) -------------------
+
+fn article(paragraphs: usize, pointed: usize) -> Observation {
+    let mut body = vec![e("h1", vec![x("The article")])];
+    for i in 0..paragraphs {
+        let text = format!("Paragraph {i} says something long enough to be main text, with commas, and more words to count here.");
+        body.push(e("p", vec![x(&text)]));
+    }
+    drop_on(
+        page(vec![e("article", body)]),
+        &format!("Paragraph {pointed} "),
+    )
+}
+
+#[test]
+fn the_pointed_part_is_the_reading_without_its_page_text() {
+    let obs = article(40, 20);
+    let whole = reading(&obs);
+    let pointed = build_pointed(&obs, "2026-11-29T00:00:00Z").unwrap();
+    assert!(whole.page_text.is_some());
+    assert_eq!(pointed.page_text, None);
+    assert_eq!(
+        PageReading {
+            page_text: whole.page_text.clone(),
+            ..pointed.clone()
+        },
+        whole
+    );
+    // The page text made after it is the text the one-step reading has.
+    let text = page_text_for(&obs, &pointed).unwrap();
+    assert_eq!(text.text, whole.page_text);
+    assert!(!text.truncated);
+}
+
+#[test]
+fn the_pointed_part_is_not_truncated_by_what_was_not_collected_but_its_page_text_is() {
+    // The first message's observation stops around the point (`truncated`): that says nothing
+    // about the pointed part, which is whole; the page's observation being cut does.
+    let mut around = article(3, 1);
+    around.truncated = true;
+    let pointed = build_pointed(&around, "2026-11-29T00:00:00Z").unwrap();
+    assert_eq!(pointed.truncated, None);
+    assert_eq!(reading(&around).truncated, Some(true));
+    let mut page = article(40, 1);
+    page.truncated = true;
+    assert!(page_text_for(&page, &pointed).unwrap().truncated);
+    // A pointed text cut by its own cap (P3) says so in the first part already.
+    let long = "word ".repeat(40_000);
+    let obs = drop_on(page_of_long(&long), "MARK");
+    assert_eq!(
+        build_pointed(&obs, "2026-11-29T00:00:00Z")
+            .unwrap()
+            .truncated,
+        Some(true)
+    );
+}
+
+fn page_of_long(long: &str) -> Observation {
+    page(vec![e("p", vec![x(long), x("MARK here "), x(long)])])
+}
+
+#[test]
+fn the_page_text_fits_the_cap_with_the_pointed_part_and_is_of_the_same_page() {
+    // A pointed text near its cap and a huge page: the text is cut so the whole reading fits.
+    let long = "word ".repeat(12_000);
+    let mut body = vec![e("p", vec![x(&long), x("MARK "), x(&long)])];
+    for i in 0..3_000 {
+        body.push(e(
+            "p",
+            vec![x(&format!(
+                "Filler paragraph {i}, with commas, long enough to count as text of the article."
+            ))],
+        ));
+    }
+    let obs = drop_on(page(vec![e("article", body)]), "MARK");
+    let pointed = build_pointed(&obs, "2026-11-29T00:00:00Z").unwrap();
+    let text = page_text_for(&obs, &pointed).unwrap();
+    assert!(text.truncated);
+    let joined = PageReading {
+        page_text: text.text.clone(),
+        truncated: Some(true),
+        ..pointed.clone()
+    };
+    assert!(serde_json::to_vec(&joined).unwrap().len() <= READING_MAX_BYTES);
+    joined.check().unwrap();
+    // Another page's observation gives no page text for this reading.
+    let mut other = article(5, 1);
+    other.url = "https://example.com/b".into();
+    assert!(matches!(
+        page_text_for(&other, &pointed),
+        Err(ContentError::Malformed(_))
+    ));
 }

@@ -127,7 +127,41 @@ pub struct PinRequest {
     pub reading: PageReading,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ticket: Option<String>,
+    /// The reading is the pointed part only: its page text follows in a [`PageTextRequest`] for the
+    /// reading id this pin gets. Until it comes (at most [`PAGE_TEXT_DUE_MS`] after the pin), the
+    /// hub's `page__get_reading` waits for it, at most [`PAGE_TEXT_WAIT_MS`] a call.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text_follows: bool,
 }
+
+/// `PUT {page.pin}` `{ reading_id, page_text, truncated? }`: the page text of a reading pinned with
+/// `text_follows`, sent by the pairing that pinned it. `page_text: null` says it will not come (the
+/// page could not be read). The first answer for a reading stands; a repeat changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageTextRequest {
+    pub reading_id: String,
+    /// Required, even when null (a missing field is a malformed request, not "none").
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub page_text: Option<String>,
+    /// The page text was cut to fit the reading's cap, or the page was larger than what was
+    /// collected: the reading's `truncated` becomes true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+}
+
+/// `200` of a [`PageTextRequest`]: `attached` is false when the reading already had its answer (a
+/// repeat, which changed nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageTextResponse {
+    pub attached: bool,
+}
+
+/// After a pin with `text_follows`, the hub expects its page text this long (ms); past it,
+/// `page__get_reading` answers at once that the page text did not arrive.
+pub const PAGE_TEXT_DUE_MS: u64 = 10_000;
+/// The longest one `page__get_reading` call waits for a page text still coming (ms), then answers
+/// with what there is and says so.
+pub const PAGE_TEXT_WAIT_MS: u64 = 2_000;
 
 /// `200` of `GET {page.pair}?ticket=…`: what a live ticket is for, without spending it, so the
 /// extension's consent can name the agent as the hub gives it (and a typed code, its agent).
@@ -178,6 +212,9 @@ pub enum PageLinkError {
     TooLarge,
     /// A drop's pin without the drag's ticket.
     TicketRequired,
+    /// Page text for a reading that is not this pairing's current pin (never pinned, replaced,
+    /// unpinned, or another pairing's).
+    ReadingUnknown,
 }
 
 impl PageLinkError {
@@ -192,12 +229,13 @@ impl PageLinkError {
             Self::GrantUnknown => "grant_unknown",
             Self::TooLarge => "too_large",
             Self::TicketRequired => "ticket_required",
+            Self::ReadingUnknown => "reading_unknown",
         }
     }
 
     pub fn http_status(self) -> u16 {
         match self {
-            Self::TicketUnknown | Self::GrantUnknown => 404,
+            Self::TicketUnknown | Self::GrantUnknown | Self::ReadingUnknown => 404,
             Self::TicketUsed | Self::TicketExpired => 410,
             Self::OriginRefused => 403,
             Self::PairingInProgress => 409,
@@ -452,6 +490,47 @@ mod tests {
         let reading: PageReading = serde_json::from_value(raw.clone()).unwrap();
         assert_eq!(reading.pointed.how, How::Selection);
         assert_eq!(serde_json::to_value(&reading).unwrap(), raw);
+    }
+
+    #[test]
+    fn a_pin_says_whether_its_page_text_follows_and_the_text_names_its_reading() {
+        let reading: PageReading = serde_json::from_value(serde_json::json!({
+            "url": "https://example.com/a", "title": "A",
+            "pointed": { "text": "Hello", "how": "drop", "targets": [] },
+            "made_at": "2026-11-29T00:00:00Z"
+        }))
+        .unwrap();
+        // A one-step pin (an older extension's) has no `text_follows`: the reading is whole.
+        let old: PinRequest =
+            serde_json::from_value(serde_json::json!({ "reading": reading, "ticket": "t" }))
+                .unwrap();
+        assert!(!old.text_follows);
+        assert!(serde_json::to_value(&old)
+            .unwrap()
+            .get("text_follows")
+            .is_none());
+        let first = PinRequest {
+            text_follows: true,
+            ..old
+        };
+        assert_eq!(serde_json::to_value(&first).unwrap()["text_follows"], true);
+        let text: PageTextRequest = serde_json::from_value(
+            serde_json::json!({ "reading_id": "rd_1", "page_text": "Body", "truncated": true }),
+        )
+        .unwrap();
+        assert_eq!(text.page_text.as_deref(), Some("Body"));
+        // `page_text: null` is the extension saying the text will not come; it must be written.
+        let none: PageTextRequest =
+            serde_json::from_value(serde_json::json!({ "reading_id": "rd_1", "page_text": null }))
+                .unwrap();
+        assert_eq!(none.page_text, None);
+        assert!(serde_json::from_value::<PageTextRequest>(
+            serde_json::json!({ "reading_id": "rd_1" })
+        )
+        .is_err());
+        assert_eq!(PageLinkError::ReadingUnknown.http_status(), 404);
+        assert_eq!(PageLinkError::ReadingUnknown.code(), "reading_unknown");
+        const _: () = assert!(PAGE_TEXT_WAIT_MS < PAGE_TEXT_DUE_MS);
     }
 
     #[test]

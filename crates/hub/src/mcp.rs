@@ -452,15 +452,14 @@ impl AgentMcp {
                 ))
             }
         };
-        let (agent, wanted) = (self.agent.clone(), id.clone());
-        let (pin, reading_json) = self
-            .hub
-            .db
-            .run(move |s| s.agent_reading(&agent, &wanted))
-            .await?
-            .ok_or_else(|| {
+        // A reading whose page text is still coming is waited for a bounded time (page.rs).
+        let (stored, text_status) =
+            crate::page::agent_reading_with_text(&self.hub, &self.agent, &id)
+                .await?
+                .ok_or_else(|| {
                 HubError::ReadingUnknown(format!("There is no reading {id:?} for you: it was never pinned, or the person replaced it, unpinned it or revoked the pairing. get_current_view gives the current focus."))
             })?;
+        let (pin, reading_json) = (stored.pin, stored.json);
         let reading: PageReading = serde_json::from_str(&reading_json).map_err(|e| {
             tracing::error!("a stored reading does not parse: {e}");
             HubError::ReadingUnknown("The hub could not read this reading back.".into())
@@ -473,6 +472,10 @@ impl AgentMcp {
         out.insert("note".into(), Value::String(UNTRUSTED_NOTE.to_owned()));
         out.insert("pinned_at".into(), Value::String(pin.pinned_at.clone()));
         out.insert("reading".into(), json!(reading));
+        if let Some((status, note)) = text_status.note() {
+            out.insert("page_text_status".into(), Value::String(status.into()));
+            out.insert("page_text_note".into(), Value::String(note.into()));
+        }
         Ok(out)
     }
 

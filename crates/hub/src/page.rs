@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use apc_core::page_link::{
-    AgentRef, GrantStatus, How, HubRef, PageLinkError, PageReading, PairRequest, PairResponse,
-    Pairing, PinRequest, PinResponse, PinState, TicketPreview, PAGE_APP_ID, READING_MAX_BYTES,
+    AgentRef, GrantStatus, How, HubRef, PageLinkError, PageReading, PageTextRequest,
+    PageTextResponse, PairRequest, PairResponse, Pairing, PinRequest, PinResponse, PinState,
+    TicketPreview, PAGE_APP_ID, PAGE_TEXT_DUE_MS, PAGE_TEXT_WAIT_MS, READING_MAX_BYTES,
 };
 use apc_core::APC_STANDARD_VERSION;
 use axum::body::{Body, Bytes};
@@ -24,7 +25,7 @@ use crate::focus::{focus_for, page_origin};
 use crate::secrets;
 use crate::security::{extension_origin, extension_origin_if_any, origin_of, request_origin};
 use crate::state::{now, Hub, HUB_NAME};
-use crate::store::{Agent, PairingRow, PairingStatus, PinRow};
+use crate::store::{Agent, PairingRow, PairingStatus, PinRow, TextState};
 
 pub use apc_core::manifest::APC_JSON_PATH;
 pub const PAGE_PAIR_PATH: &str = "/page/pair";
@@ -318,15 +319,34 @@ fn check_reading(reading: &PageReading) -> HubResult<()> {
     })
 }
 
-/// `PUT /page/pin` `{ reading, ticket? }` → 200 `{ focus }`; wakes the agent's waits. A drop's pin
-/// must carry its drag's ticket, minted for this pairing's agent, live and unspent: it is spent with
-/// the pin (and stays unspent when the pin fails).
+/// `PUT /page/pin`: a pin `{ reading, ticket?, text_follows? }` (below), or the page text of one
+/// `{ reading_id, page_text, truncated? }` ([`put_page_text`]), told apart by `reading_id`.
 pub async fn put_pin(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Response> {
     let (parts, body) = request.into_parts();
     extension_origin(&parts.headers)?;
     let pairing = pairing_of(&hub, &parts.headers).await?;
     let bytes = read_body(body, READING_MAX_BYTES + PIN_TICKET_OVERHEAD, "reading").await?;
+    /// Which of the two bodies this is (the values are skipped, not kept).
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        #[serde(default)]
+        reading_id: Option<serde::de::IgnoredAny>,
+    }
+    let shape: Shape = parse_json(&bytes, "pin request")?;
+    if shape.reading_id.is_some() {
+        let req: PageTextRequest = parse_json(&bytes, "page text")?;
+        return put_page_text(&hub, &pairing, req).await;
+    }
     let req: PinRequest = parse_json(&bytes, "pin request")?;
+    pin_reading(&hub, &pairing, req).await
+}
+
+/// A pin `{ reading, ticket?, text_follows? }` → 200 `{ focus }`; wakes the agent's waits. A drop's
+/// pin must carry its drag's ticket, minted for this pairing's agent, live and unspent: it is spent
+/// with the pin (and stays unspent when the pin fails). With `text_follows`, the reading is the
+/// pointed part and its page text is expected ([`put_page_text`]).
+async fn pin_reading(hub: &Hub, pairing: &PairingRow, req: PinRequest) -> HubResult<Response> {
+    let text_follows = req.text_follows;
     let reading = req.reading;
     check_reading(&reading)?;
     let ticket = match (reading.pointed.how, req.ticket.as_deref()) {
@@ -354,7 +374,13 @@ pub async fn put_pin(State(hub): State<Arc<Hub>>, request: Request) -> HubResult
         ..pin
     };
     let stored = pin.clone();
-    let result = hub.db.run(move |s| s.set_pin(&stored, &json)).await;
+    let result = hub
+        .db
+        .run(move |s| match text_follows {
+            true => s.set_pin_text_coming(&stored, &json),
+            false => s.set_pin(&stored, &json),
+        })
+        .await;
     if let Some(t) = &ticket {
         hub.tickets.finish(t, result.is_ok());
     }
@@ -362,6 +388,166 @@ pub async fn put_pin(State(hub): State<Arc<Hub>>, request: Request) -> HubResult
     let focus = focus_for(&pin);
     hub.notify_pin(&pairing.agent, pin);
     Ok(Json(PinResponse { focus }).into_response())
+}
+
+/// `{ reading_id, page_text, truncated? }` → 200 `{ attached }`: the page text of the reading this
+/// pairing pinned with `text_follows` (its current pin; another pairing's reading, or one replaced,
+/// is `404 reading_unknown`). `page_text: null`: it will not come, and `page__get_reading` stops
+/// waiting for it. The first answer stands; a repeat is `{ attached: false }` and changes nothing.
+/// The reading with its text must fit the reading's cap and rules (`413 too_large`, `400`).
+async fn put_page_text(
+    hub: &Hub,
+    pairing: &PairingRow,
+    req: PageTextRequest,
+) -> HubResult<Response> {
+    let unknown = || {
+        HubError::page(
+            PageLinkError::ReadingUnknown,
+            "This pairing's pin is not that reading: it was replaced, unpinned, or never pinned here.",
+        )
+    };
+    let (pairing_id, reading_id) = (pairing.id.clone(), req.reading_id.clone());
+    let stored = hub
+        .db
+        .run(move |s| s.pairing_reading(&pairing_id, &reading_id))
+        .await?
+        .ok_or_else(unknown)?;
+    if stored.text != TextState::Coming {
+        return Ok(Json(PageTextResponse { attached: false }).into_response());
+    }
+    let json = match req.page_text {
+        Some(text) => {
+            let mut reading: PageReading = serde_json::from_str(&stored.json).map_err(|e| {
+                tracing::error!("a stored reading does not parse: {e}");
+                HubError::page(
+                    PageLinkError::ReadingUnknown,
+                    "The hub could not read this reading back.",
+                )
+            })?;
+            reading.page_text = (!text.is_empty()).then_some(text);
+            if req.truncated == Some(true) {
+                reading.truncated = Some(true);
+            }
+            check_reading(&reading)?;
+            let json =
+                serde_json::to_string(&reading).map_err(|e| HubError::BadRequest(e.to_string()))?;
+            Some(json)
+        }
+        None => None,
+    };
+    let (pairing_id, reading_id) = (pairing.id.clone(), req.reading_id);
+    let attached = hub
+        .db
+        .run(move |s| s.set_page_text(&pairing_id, &reading_id, json.as_deref()))
+        .await?;
+    if attached {
+        page_text_arrived();
+    }
+    Ok(Json(PageTextResponse { attached }).into_response())
+}
+
+/// Bumped whenever a pin's page text is answered (attached, or said not to come): what a
+/// `page__get_reading` waiting for one watches, then looks at its reading again. One for the
+/// process (a spurious wake of another hub's wait in the same process only makes it look again).
+fn page_texts() -> &'static tokio::sync::watch::Sender<u64> {
+    static TEXTS: std::sync::OnceLock<tokio::sync::watch::Sender<u64>> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| tokio::sync::watch::channel(0).0)
+}
+
+fn page_text_arrived() {
+    page_texts().send_modify(|n| *n = n.wrapping_add(1));
+}
+
+/// Watches the pins' page texts arriving ([`put_page_text`]).
+pub fn watch_page_texts() -> tokio::sync::watch::Receiver<u64> {
+    page_texts().subscribe()
+}
+
+/// Whether a reading an agent gets has its page text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageTextStatus {
+    /// The reading is whole (its page text came with the pin or was attached).
+    Whole,
+    /// Still expected, but not within this call's wait: a later call may have it.
+    Pending,
+    /// It will not come (the extension said so, or [`PAGE_TEXT_DUE_MS`] passed since the pin).
+    Missing,
+}
+
+impl PageTextStatus {
+    /// The field and note `page__get_reading` adds for a reading without its page text.
+    pub fn note(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Self::Whole => None,
+            Self::Pending => Some((
+                "pending",
+                "The page's main text (page_text) had not reached the hub yet; the pointed text and its context are complete. Call page__get_reading again shortly for the page text.",
+            )),
+            Self::Missing => Some((
+                "missing",
+                "The page's main text (page_text) did not arrive (the page was closed, changed or could not be read); the pointed text and its context are complete.",
+            )),
+        }
+    }
+}
+
+/// The agent's reading `reading_id` (of one of its active pairings) for `page__get_reading`. If its
+/// page text is still coming, waits for it, at most [`PAGE_TEXT_WAIT_MS`] and never past
+/// [`PAGE_TEXT_DUE_MS`] after the pin, then gives what there is and whether the text is there. The
+/// wait holds no database job and no lock: it watches the texts arriving and looks again.
+pub async fn agent_reading_with_text(
+    hub: &Hub,
+    agent: &str,
+    reading_id: &str,
+) -> HubResult<Option<(crate::store::StoredReading, PageTextStatus)>> {
+    use std::time::Duration;
+    let mut texts = watch_page_texts();
+    let until = tokio::time::Instant::now() + Duration::from_millis(PAGE_TEXT_WAIT_MS);
+    loop {
+        texts.borrow_and_update();
+        let (a, r) = (agent.to_owned(), reading_id.to_owned());
+        let Some(stored) = hub.db.run(move |s| s.agent_reading(&a, &r)).await? else {
+            return Ok(None);
+        };
+        let status = match stored.text {
+            TextState::Whole => return Ok(Some((stored, PageTextStatus::Whole))),
+            TextState::Missing => return Ok(Some((stored, PageTextStatus::Missing))),
+            TextState::Coming => PageTextStatus::Pending,
+        };
+        // How long it may still come: what is left of this call's wait and of its due time.
+        let since_pin = chrono::DateTime::parse_from_rfc3339(&stored.pin.pinned_at)
+            .map(|at| {
+                (chrono::Utc::now() - at.with_timezone(&chrono::Utc))
+                    .num_milliseconds()
+                    .max(0) as u64
+            })
+            .unwrap_or(u64::MAX);
+        let due_left = PAGE_TEXT_DUE_MS.saturating_sub(since_pin);
+        if due_left == 0 {
+            return Ok(Some((stored, PageTextStatus::Missing)));
+        }
+        let deadline = until.min(tokio::time::Instant::now() + Duration::from_millis(due_left));
+        if tokio::time::Instant::now() >= deadline {
+            return Ok(Some((stored, status)));
+        }
+        if tokio::time::timeout_at(deadline, texts.changed())
+            .await
+            .is_err()
+        {
+            // Out of time: one last look (it may have come at the very end).
+            let (a, r) = (agent.to_owned(), reading_id.to_owned());
+            let Some(last) = hub.db.run(move |s| s.agent_reading(&a, &r)).await? else {
+                return Ok(None);
+            };
+            let status = match last.text {
+                TextState::Whole => PageTextStatus::Whole,
+                TextState::Missing => PageTextStatus::Missing,
+                TextState::Coming if due_left <= PAGE_TEXT_WAIT_MS => PageTextStatus::Missing,
+                TextState::Coming => PageTextStatus::Pending,
+            };
+            return Ok(Some((last, status)));
+        }
+    }
 }
 
 /// `DELETE /page/pin` → 204: the pin and its reading go.
@@ -401,4 +587,338 @@ pub async fn give_back(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubRe
     hub.db.run(move |s| s.delete_pairing(&pairing.id)).await?;
     hub.dock_changed();
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The page text that follows a pin, over real HTTP (`reqwest` plays the extension, an `rmcp`
+    //! client the agent).
+    use super::*;
+    use crate::server::{self, Limits};
+    use crate::store::{Db, Store};
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::ServiceExt;
+    use serde_json::Value;
+    use std::time::{Duration, Instant};
+
+    const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
+
+    struct Test {
+        _dir: tempfile::TempDir,
+        hub: Arc<Hub>,
+        origin: String,
+        http: reqwest::Client,
+        task: tokio::task::JoinHandle<()>,
+    }
+
+    impl Drop for Test {
+        fn drop(&mut self) {
+            self.task.abort();
+        }
+    }
+
+    async fn start() -> Test {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .ensure_default_agent(server::DEFAULT_AGENT, &now())
+            .unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = server::origin_of_addr(listener.local_addr().unwrap());
+        let hub = Arc::new(Hub::new(Db::spawn(store), origin.clone(), vec![]));
+        let app = crate::router(hub.clone());
+        let task = tokio::spawn(async move {
+            server::serve_on(listener, app, Limits::default(), std::future::pending()).await;
+        });
+        Test {
+            _dir: dir,
+            hub,
+            origin,
+            http: reqwest::Client::new(),
+            task,
+        }
+    }
+
+    impl Test {
+        async fn agent(&self, name: &str) -> crate::store::Agent {
+            let name = name.to_owned();
+            let existing = self
+                .hub
+                .db
+                .run(move |s| {
+                    let found = s.agents()?.into_iter().find(|a| a.name == name);
+                    match found {
+                        Some(a) => Ok(a),
+                        None => s.add_agent(&name, &now()),
+                    }
+                })
+                .await
+                .unwrap();
+            existing
+        }
+
+        /// A pairing of `agent` (by a ticket the dock's script would mint): its grant.
+        async fn pair(&self, agent: &crate::store::Agent) -> String {
+            let ticket: Value = self
+                .http
+                .post(format!("{}/dock/tickets", self.origin))
+                .header("origin", &self.origin)
+                .header("sec-fetch-site", "same-origin")
+                .header("x-csrf-token", &self.hub.csrf)
+                .json(&json!({ "agent": agent.handle }))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let paired: Value = self
+                .http
+                .post(format!("{}{PAGE_PAIR_PATH}", self.origin))
+                .header("origin", EXT)
+                .json(&json!({ "ticket": ticket["ticket"], "agent": agent.handle }))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            paired["pairing"]["grant"].as_str().unwrap().to_owned()
+        }
+
+        async fn put(&self, grant: &str, body: Value) -> (StatusCode, Value) {
+            let res = self
+                .http
+                .put(format!("{}{PAGE_PIN_PATH}", self.origin))
+                .header("origin", EXT)
+                .bearer_auth(grant)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let status = res.status();
+            (
+                StatusCode::from_u16(status.as_u16()).unwrap(),
+                res.json().await.unwrap_or(Value::Null),
+            )
+        }
+
+        /// A pin of the pointed part (by selection: no ticket), its page text to follow: the id.
+        async fn pin_first(&self, grant: &str, text: &str) -> String {
+            let (status, body) = self
+                .put(
+                    grant,
+                    json!({ "reading": reading(text), "text_follows": true }),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            body["focus"]["id"].as_str().unwrap().to_owned()
+        }
+
+        async fn get_reading(&self, agent: &crate::store::Agent, id: &str) -> Value {
+            let url = Hub::mcp_url(&self.origin, &agent.secret);
+            let client = ().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+            let params = CallToolRequestParams::new("page__get_reading")
+                .with_arguments(json!({ "id": id }).as_object().cloned().unwrap());
+            let result = client.call_tool(params).await.unwrap();
+            assert_ne!(result.is_error, Some(true), "{result:?}");
+            result.structured_content.unwrap()
+        }
+    }
+
+    fn reading(text: &str) -> Value {
+        json!({
+            "url": "https://example.com/article",
+            "title": "An article",
+            "pointed": { "text": text, "how": "selection", "targets": [] },
+            "context": { "headings": ["Intro"], "before": "", "after": "" },
+            "made_at": "2026-11-29T00:00:00.000Z"
+        })
+    }
+
+    #[tokio::test]
+    async fn page_text_attaches_to_the_pin_it_follows_once() {
+        let t = start().await;
+        let agent = t.agent(server::DEFAULT_AGENT).await;
+        let grant = t.pair(&agent).await;
+        let id = t.pin_first(&grant, "The pointed paragraph.").await;
+        let (status, body) = t
+            .put(
+                &grant,
+                json!({ "reading_id": id, "page_text": "The whole article.", "truncated": true }),
+            )
+            .await;
+        assert_eq!(
+            (status, body),
+            (StatusCode::OK, json!({ "attached": true }))
+        );
+        // A repeat (a retry after a lost answer) changes nothing.
+        let (status, body) = t
+            .put(
+                &grant,
+                json!({ "reading_id": id, "page_text": "Something else." }),
+            )
+            .await;
+        assert_eq!(
+            (status, body),
+            (StatusCode::OK, json!({ "attached": false }))
+        );
+        let read = t.get_reading(&agent, &id).await;
+        assert_eq!(read["reading"]["pointed"]["text"], "The pointed paragraph.");
+        assert_eq!(read["reading"]["page_text"], "The whole article.");
+        assert_eq!(read["reading"]["truncated"], true);
+        assert!(read.get("page_text_status").is_none());
+        // One focus: the agent's latest pin is still that reading.
+        let latest = t
+            .hub
+            .db
+            .run(move |s| s.latest_pin(&agent.handle))
+            .await
+            .unwrap();
+        assert_eq!(latest.unwrap().reading_id, id);
+    }
+
+    #[tokio::test]
+    async fn page_text_for_another_pairings_reading_or_a_replaced_one_is_refused() {
+        let t = start().await;
+        let a = t.agent(server::DEFAULT_AGENT).await;
+        let b = t.agent("other").await;
+        let (grant_a, grant_b) = (t.pair(&a).await, t.pair(&b).await);
+        let id_a = t.pin_first(&grant_a, "A's paragraph.").await;
+        let (status, body) = t
+            .put(
+                &grant_b,
+                json!({ "reading_id": id_a, "page_text": "Injected." }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(body["error"], "reading_unknown");
+        // A newer pin replaced it: its text has nowhere to go.
+        let id_a2 = t.pin_first(&grant_a, "A's next paragraph.").await;
+        let (status, body) = t
+            .put(
+                &grant_a,
+                json!({ "reading_id": id_a, "page_text": "Late." }),
+            )
+            .await;
+        assert_eq!(
+            (status, body["error"].clone()),
+            (StatusCode::NOT_FOUND, json!("reading_unknown"))
+        );
+        // Malformed: a missing page_text is not "none"; a grant is required as for a pin.
+        let (status, _) = t.put(&grant_a, json!({ "reading_id": id_a2 })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let (status, _) = t
+            .put(
+                "not-a-grant-at-all-xxxxxxxx",
+                json!({ "reading_id": id_a2, "page_text": "x" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        // Too large together with the pinned part: refused, and the pin still waits for its text.
+        let big = "x".repeat(READING_MAX_BYTES);
+        let (status, body) = t
+            .put(&grant_a, json!({ "reading_id": id_a2, "page_text": big }))
+            .await;
+        assert_eq!(
+            (status, body["error"].clone()),
+            (StatusCode::PAYLOAD_TOO_LARGE, json!("too_large"))
+        );
+        let (status, body) = t
+            .put(
+                &grant_a,
+                json!({ "reading_id": id_a2, "page_text": "Fits." }),
+            )
+            .await;
+        assert_eq!(
+            (status, body),
+            (StatusCode::OK, json!({ "attached": true }))
+        );
+        // B's agent never sees A's reading; A's has its text.
+        let read = t.get_reading(&a, &id_a2).await;
+        assert_eq!(read["reading"]["page_text"], "Fits.");
+    }
+
+    #[tokio::test]
+    async fn get_reading_waits_for_page_text_still_coming_then_answers_with_it() {
+        let t = start().await;
+        let agent = t.agent(server::DEFAULT_AGENT).await;
+        let grant = t.pair(&agent).await;
+        let id = t.pin_first(&grant, "Pointed.").await;
+        let started = Instant::now();
+        let (read, put) = tokio::join!(t.get_reading(&agent, &id), async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            t.put(&grant, json!({ "reading_id": id, "page_text": "Arrived." }))
+                .await
+        });
+        assert_eq!(put.0, StatusCode::OK);
+        assert_eq!(read["reading"]["page_text"], "Arrived.");
+        assert!(read.get("page_text_status").is_none());
+        // It waited for the text (not for its whole bound).
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(300), "{took:?}");
+        assert!(took < Duration::from_millis(PAGE_TEXT_WAIT_MS), "{took:?}");
+    }
+
+    #[tokio::test]
+    async fn get_reading_answers_without_page_text_that_does_not_come_and_says_so() {
+        let t = start().await;
+        let agent = t.agent(server::DEFAULT_AGENT).await;
+        let grant = t.pair(&agent).await;
+        let id = t.pin_first(&grant, "Pointed.").await;
+        // Nothing comes within the call's bound: the reading as pinned, and a note that it is pending.
+        let started = Instant::now();
+        let read = t.get_reading(&agent, &id).await;
+        assert!(started.elapsed() >= Duration::from_millis(PAGE_TEXT_WAIT_MS));
+        assert_eq!(read["reading"]["pointed"]["text"], "Pointed.");
+        assert!(read["reading"].get("page_text").is_none());
+        assert_eq!(read["page_text_status"], "pending");
+        assert!(read["page_text_note"]
+            .as_str()
+            .unwrap()
+            .contains("page_text"));
+        assert_eq!(read["untrusted"], true);
+        // Another request is not held up by a waiting get_reading.
+        let (slow, quick) = tokio::join!(t.get_reading(&agent, &id), async {
+            let started = Instant::now();
+            let (status, _) = t
+                .put(&grant, json!({ "reading_id": id, "page_text": null }))
+                .await;
+            (status, started.elapsed())
+        });
+        assert_eq!(quick.0, StatusCode::OK);
+        assert!(quick.1 < Duration::from_millis(PAGE_TEXT_WAIT_MS));
+        // The extension said it will not come: the wait ends, and every later read says so at once.
+        assert_eq!(slow["page_text_status"], "missing");
+        let started = Instant::now();
+        let read = t.get_reading(&agent, &id).await;
+        assert!(started.elapsed() < Duration::from_millis(PAGE_TEXT_WAIT_MS));
+        assert_eq!(read["page_text_status"], "missing");
+    }
+
+    #[tokio::test]
+    async fn a_one_step_pin_is_whole_and_never_waited_for() {
+        let t = start().await;
+        let agent = t.agent(server::DEFAULT_AGENT).await;
+        let grant = t.pair(&agent).await;
+        let mut whole = reading("Pointed.");
+        whole["page_text"] = json!("All of it.");
+        let (status, body) = t.put(&grant, json!({ "reading": whole })).await;
+        assert_eq!(status, StatusCode::OK);
+        let id = body["focus"]["id"].as_str().unwrap().to_owned();
+        let started = Instant::now();
+        let read = t.get_reading(&agent, &id).await;
+        assert!(started.elapsed() < Duration::from_millis(PAGE_TEXT_WAIT_MS));
+        assert_eq!(read["reading"]["page_text"], "All of it.");
+        assert!(read.get("page_text_status").is_none());
+        // Page text for a whole reading changes nothing.
+        let (status, body) = t
+            .put(&grant, json!({ "reading_id": id, "page_text": "Other." }))
+            .await;
+        assert_eq!(
+            (status, body),
+            (StatusCode::OK, json!({ "attached": false }))
+        );
+    }
 }

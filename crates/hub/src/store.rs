@@ -81,6 +81,42 @@ pub struct PinRow {
     pub seen_at: Option<String>,
 }
 
+/// Whether a pin's reading has its page text: `Whole` (it came with the pin, or was attached),
+/// `Coming` (pinned with `text_follows`: the page text is on its way), `Missing` (the extension
+/// said it will not come).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextState {
+    Whole,
+    Coming,
+    Missing,
+}
+
+impl TextState {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Whole => "whole",
+            Self::Coming => "coming",
+            Self::Missing => "missing",
+        }
+    }
+
+    fn from_db(raw: &str) -> Self {
+        match raw {
+            "coming" => Self::Coming,
+            "missing" => Self::Missing,
+            _ => Self::Whole,
+        }
+    }
+}
+
+/// A reading as stored, with its pin and whether its page text is there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredReading {
+    pub pin: PinRow,
+    pub json: String,
+    pub text: TextState,
+}
+
 /// One line of the dock's pairings list.
 #[derive(Debug, Clone)]
 pub struct DockPairing {
@@ -115,9 +151,15 @@ CREATE TABLE IF NOT EXISTS pins (
     reading_json TEXT NOT NULL,
     app_url TEXT NOT NULL,
     pinned_at TEXT NOT NULL,
-    seen_at TEXT
+    seen_at TEXT,
+    text_state TEXT NOT NULL DEFAULT 'whole' CHECK (text_state IN ('whole', 'coming', 'missing'))
 );
 ";
+
+/// A database made before pins had `text_state` gets the column (every pin it holds is whole).
+const ADD_TEXT_STATE: &str =
+    "ALTER TABLE pins ADD COLUMN text_state TEXT NOT NULL DEFAULT 'whole' \
+    CHECK (text_state IN ('whole', 'coming', 'missing'))";
 
 /// The database, used from one thread at a time (the CLI's, or [`Db`]'s).
 pub struct Store {
@@ -164,6 +206,15 @@ fn pin_from_row_at(row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<PinRo
 
 fn pin_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PinRow> {
     pin_from_row_at(row, 0)
+}
+
+/// A pin from [`PIN_COLS`], then its reading's JSON and text state.
+fn stored_reading(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredReading> {
+    Ok(StoredReading {
+        pin: pin_from_row(row)?,
+        json: row.get(5)?,
+        text: TextState::from_db(&row.get::<_, String>(6)?),
+    })
 }
 
 fn agent_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Agent> {
@@ -228,6 +279,12 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
         )?;
         conn.execute_batch(SCHEMA)?;
+        let has_text_state = conn
+            .prepare("SELECT 1 FROM pragma_table_info('pins') WHERE name = 'text_state'")?
+            .exists([])?;
+        if !has_text_state {
+            conn.execute_batch(ADD_TEXT_STATE)?;
+        }
         conn.set_prepared_statement_cache_capacity(64);
         private_files(data_dir).map_err(data_dir_error)?;
         Ok(Self { conn })
@@ -366,7 +423,7 @@ impl Store {
                 pairing_id: row.id.clone(),
                 ..pin.clone()
             };
-            self.insert_pin(&pin, reading_json)?;
+            self.insert_pin(&pin, reading_json, TextState::Whole)?;
         }
         tx.commit()?;
         Ok(row)
@@ -462,28 +519,78 @@ impl Store {
 
     // --- pins and readings ---
 
-    fn insert_pin(&self, pin: &PinRow, reading_json: &str) -> Result<()> {
+    fn insert_pin(&self, pin: &PinRow, reading_json: &str, text: TextState) -> Result<()> {
         self.conn
             .prepare_cached(
-                "INSERT INTO pins (pairing_id, reading_id, reading_json, app_url, pinned_at, seen_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, NULL)
+                "INSERT INTO pins (pairing_id, reading_id, reading_json, app_url, pinned_at, seen_at, text_state)
+                 VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)
                  ON CONFLICT(pairing_id) DO UPDATE SET reading_id = excluded.reading_id,
                    reading_json = excluded.reading_json, app_url = excluded.app_url,
-                   pinned_at = excluded.pinned_at, seen_at = NULL",
+                   pinned_at = excluded.pinned_at, seen_at = NULL, text_state = excluded.text_state",
             )?
             .execute(params![
                 pin.pairing_id,
                 pin.reading_id,
                 reading_json,
                 pin.app_url,
-                pin.pinned_at
+                pin.pinned_at,
+                text.as_str()
             ])?;
         Ok(())
     }
 
     /// Sets the pairing's one pin, dropping the reading it replaces.
     pub fn set_pin(&self, pin: &PinRow, reading_json: &str) -> Result<()> {
-        self.insert_pin(pin, reading_json)
+        self.insert_pin(pin, reading_json, TextState::Whole)
+    }
+
+    /// Sets the pairing's one pin with its page text still to come ([`Store::set_page_text`]).
+    pub fn set_pin_text_coming(&self, pin: &PinRow, reading_json: &str) -> Result<()> {
+        self.insert_pin(pin, reading_json, TextState::Coming)
+    }
+
+    /// The pairing's pin `reading_id` as stored, if it is that pairing's current pin.
+    pub fn pairing_reading(
+        &self,
+        pairing_id: &str,
+        reading_id: &str,
+    ) -> Result<Option<StoredReading>> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {PIN_COLS}, pins.reading_json, pins.text_state FROM pins
+                 WHERE pins.pairing_id = ?1 AND pins.reading_id = ?2"
+            ))?
+            .query_row([pairing_id, reading_id], stored_reading)
+            .optional()?)
+    }
+
+    /// Gives a pin whose page text was coming its reading with the text (`Whole`) or says it will
+    /// not come (`Missing`, the reading unchanged). Only while it is that pairing's pin and its text
+    /// is still coming: `false` otherwise (replaced, or answered already), and nothing changes.
+    pub fn set_page_text(
+        &self,
+        pairing_id: &str,
+        reading_id: &str,
+        reading_json: Option<&str>,
+    ) -> Result<bool> {
+        let changed = match reading_json {
+            Some(json) => self
+                .conn
+                .prepare_cached(
+                    "UPDATE pins SET reading_json = ?3, text_state = 'whole'
+                     WHERE pairing_id = ?1 AND reading_id = ?2 AND text_state = 'coming'",
+                )?
+                .execute([pairing_id, reading_id, json])?,
+            None => self
+                .conn
+                .prepare_cached(
+                    "UPDATE pins SET text_state = 'missing'
+                     WHERE pairing_id = ?1 AND reading_id = ?2 AND text_state = 'coming'",
+                )?
+                .execute([pairing_id, reading_id])?,
+        };
+        Ok(changed > 0)
     }
 
     /// Unpins: the pin and its reading go. `false` when there was none.
@@ -519,14 +626,14 @@ impl Store {
     }
 
     /// A reading the agent may read, with its pin: the pin of one of its active pairings.
-    pub fn agent_reading(&self, agent: &str, reading_id: &str) -> Result<Option<(PinRow, String)>> {
+    pub fn agent_reading(&self, agent: &str, reading_id: &str) -> Result<Option<StoredReading>> {
         Ok(self
             .conn
             .prepare_cached(&format!(
-                "SELECT {PIN_COLS}, pins.reading_json FROM pins JOIN pairings ON pairings.id = pins.pairing_id
+                "SELECT {PIN_COLS}, pins.reading_json, pins.text_state FROM pins JOIN pairings ON pairings.id = pins.pairing_id
                  WHERE pairings.agent = ?1 AND pairings.status = 'active' AND pins.reading_id = ?2"
             ))?
-            .query_row([agent, reading_id], |r| Ok((pin_from_row(r)?, r.get(5)?)))
+            .query_row([agent, reading_id], stored_reading)
             .optional()?)
     }
 
@@ -655,9 +762,10 @@ mod tests {
                 Some((&pin, "{\"r\":1}")),
             )
             .unwrap();
-        let (stored, json) = s.agent_reading(&a.handle, "rd_first").unwrap().unwrap();
-        assert_eq!(stored.pairing_id, p.id);
-        assert_eq!(json, "{\"r\":1}");
+        let stored = s.agent_reading(&a.handle, "rd_first").unwrap().unwrap();
+        assert_eq!(stored.pin.pairing_id, p.id);
+        assert_eq!(stored.json, "{\"r\":1}");
+        assert_eq!(stored.text, TextState::Whole);
         assert_eq!(
             s.latest_pin(&a.handle).unwrap().unwrap().reading_id,
             "rd_first"
@@ -768,7 +876,7 @@ mod tests {
             s.agent_reading(&a.handle, "rd_1")
                 .unwrap()
                 .unwrap()
-                .0
+                .pin
                 .reading_id,
             "rd_1"
         );
@@ -790,5 +898,95 @@ mod tests {
         assert_eq!(revoked.status, PairingStatus::Revoked);
         assert!(s.pin(&p2.id).unwrap().is_none());
         assert!(!s.revoke_pairing(&p2.id, "t5").unwrap());
+    }
+
+    #[test]
+    fn page_text_is_set_once_on_the_pairings_current_pin_only() {
+        let (_d, s) = store();
+        let a = s.add_agent("a", "t0").unwrap();
+        let p = s
+            .create_pairing(&a.handle, "page", &secrets::hash("g1"), "t1", None)
+            .unwrap();
+        let b = s.add_agent("b", "t0").unwrap();
+        let other = s
+            .create_pairing(&b.handle, "page", &secrets::hash("g2"), "t1", None)
+            .unwrap();
+        let pin = PinRow {
+            pairing_id: p.id.clone(),
+            reading_id: "rd_1".into(),
+            app_url: "https://x.example".into(),
+            pinned_at: "t2".into(),
+            seen_at: None,
+        };
+        s.set_pin_text_coming(&pin, "{\"first\":1}").unwrap();
+        let stored = s.pairing_reading(&p.id, "rd_1").unwrap().unwrap();
+        assert_eq!(stored.text, TextState::Coming);
+        assert_eq!(
+            s.agent_reading(&a.handle, "rd_1").unwrap().unwrap().text,
+            TextState::Coming
+        );
+        // Another pairing cannot reach it.
+        assert!(s.pairing_reading(&other.id, "rd_1").unwrap().is_none());
+        assert!(!s.set_page_text(&other.id, "rd_1", Some("{}")).unwrap());
+        // Set once; a repeat changes nothing.
+        assert!(s
+            .set_page_text(&p.id, "rd_1", Some("{\"whole\":1}"))
+            .unwrap());
+        assert!(!s
+            .set_page_text(&p.id, "rd_1", Some("{\"again\":1}"))
+            .unwrap());
+        assert!(!s.set_page_text(&p.id, "rd_1", None).unwrap());
+        let stored = s.agent_reading(&a.handle, "rd_1").unwrap().unwrap();
+        assert_eq!(
+            (stored.json.as_str(), stored.text),
+            ("{\"whole\":1}", TextState::Whole)
+        );
+        // A text that will not come leaves the reading as pinned; a newer pin starts afresh.
+        let next = PinRow {
+            reading_id: "rd_2".into(),
+            ..pin
+        };
+        s.set_pin_text_coming(&next, "{\"second\":1}").unwrap();
+        assert!(!s.set_page_text(&p.id, "rd_1", Some("{}")).unwrap());
+        assert!(s.set_page_text(&p.id, "rd_2", None).unwrap());
+        let stored = s.agent_reading(&a.handle, "rd_2").unwrap().unwrap();
+        assert_eq!(
+            (stored.json.as_str(), stored.text),
+            ("{\"second\":1}", TextState::Missing)
+        );
+    }
+
+    #[test]
+    fn a_database_from_before_text_state_opens_with_every_pin_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(dir.path().join("hub.sqlite3")).unwrap();
+            conn.execute_batch(
+                &SCHEMA.replace(
+                    ",\n    text_state TEXT NOT NULL DEFAULT 'whole' CHECK (text_state IN ('whole', 'coming', 'missing'))",
+                    "",
+                ),
+            )
+            .unwrap();
+            conn.execute_batch(
+                "INSERT INTO agents VALUES ('ag', 'a', 's', x'00', 't');
+                 INSERT INTO pairings (id, agent, app, grant_hash, status, created_at) VALUES ('pa', 'ag', 'page', x'01', 'active', 't');
+                 INSERT INTO pins (pairing_id, reading_id, reading_json, app_url, pinned_at) VALUES ('pa', 'rd_old', '{}', 'https://x.example', 't');",
+            )
+            .unwrap();
+            assert!(!conn
+                .prepare("SELECT 1 FROM pragma_table_info('pins') WHERE name = 'text_state'")
+                .unwrap()
+                .exists([])
+                .unwrap());
+        }
+        let s = Store::open(dir.path()).unwrap();
+        assert_eq!(
+            s.agent_reading("ag", "rd_old").unwrap().unwrap().text,
+            TextState::Whole
+        );
+        // Opened again: the column is there, nothing is added twice.
+        drop(s);
+        Store::open(dir.path()).unwrap();
     }
 }

@@ -18,6 +18,7 @@ pub mod storage;
 pub mod ui;
 
 use crate::logic::app_checks::AppChecks;
+use crate::logic::page_texts::PageTexts;
 use crate::logic::ports::{Clock, Env};
 
 /// The clock and ids of the browser.
@@ -75,6 +76,17 @@ impl Env for BrowserEnv {
     fn app_checks(&self) -> &AppChecks {
         background_app_checks()
     }
+    fn page_texts(&self) -> &PageTexts {
+        background_page_texts()
+    }
+}
+
+/// The one [`PageTexts`] of this background, like [`background_app_checks`].
+fn background_page_texts() -> &'static PageTexts {
+    thread_local! {
+        static TEXTS: &'static PageTexts = Box::leak(Box::default());
+    }
+    TEXTS.with(|texts| *texts)
 }
 
 /// The one [`AppChecks`] of this background (each message gets a fresh `BrowserEnv`; the answers

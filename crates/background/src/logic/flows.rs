@@ -4,7 +4,7 @@
 //! ([`Env`]) and returns a typed answer; the rules they apply come from `apc-core` (payload, origins,
 //! `apc.json`, notes, the pairing code, hub answers), `apc-content` (the reading) and [`State`].
 
-use apc_content::{build_reading, Observation};
+use apc_content::{build_pointed, build_reading, page_text_for, Observation, PageText};
 use apc_core::drop_answer::{answer_drop, DropAnswer};
 use apc_core::page_link::{How, HubPage, PageReading, PinState};
 use apc_core::pairing_code::{normalize_pairing_code, PairingCodeError};
@@ -12,6 +12,7 @@ use apc_core::{display_origin, hub_address_origin, parse_drag_payload, web_origi
 use serde::Serialize;
 
 use super::hub_api::{self, HubCallError};
+use super::page_texts::{Arrival, Destination};
 use super::ports::{
     Clock, Collected, Env, GrantVault, PageUi, PendingConsent, PortError, Store, Tab,
 };
@@ -51,6 +52,8 @@ pub enum FlowError {
     Code(#[from] PairingCodeError),
     #[error(transparent)]
     Duplicate(#[from] super::state::DuplicateId),
+    #[error("no drop of this page waits for its page text")]
+    UnknownDrop,
 }
 
 impl FlowError {
@@ -71,6 +74,7 @@ impl FlowError {
             Self::HubInvalid(_) => "hub_invalid",
             Self::Code(_) => "code_invalid",
             Self::Duplicate(_) => "hub_bad_answer",
+            Self::UnknownDrop => "drop_unknown",
         }
     }
 
@@ -227,11 +231,26 @@ fn reading_from<E: Env>(
     page_url: &str,
     how: &[How],
 ) -> Flow<PageReading> {
+    reading_or_pointed_from(env, observation, page_url, how, false)
+}
+
+/// [`reading_from`], or with `pointed_only` the reading's pointed part (no page text) from the
+/// first message of a drop.
+fn reading_or_pointed_from<E: Env>(
+    env: &E,
+    observation: &str,
+    page_url: &str,
+    how: &[How],
+    pointed_only: bool,
+) -> Flow<PageReading> {
     let observation = Observation::from_json(observation)?;
     if !how.contains(&observation.how) {
         return Err(FlowError::PageUnreachable);
     }
-    let reading = build_reading(&observation, &now(env))?;
+    let reading = match pointed_only {
+        true => build_pointed(&observation, &now(env))?,
+        false => build_reading(&observation, &now(env))?,
+    };
     // The page's own account of its address must be the page the browser says sent it.
     let origin = |url: &str| web_origin(url).map(|o| o.origin);
     if origin(&reading.url).is_none() || origin(&reading.url) != origin(page_url) {
@@ -241,7 +260,8 @@ fn reading_from<E: Env>(
 }
 
 /// A trusted drop of an agent's mark on a page (the content script checked `isTrusted`; the
-/// message came from the top frame of tab `tab_id`, showing `page_url`).
+/// message came from the top frame of tab `tab_id`, showing `page_url`), its observation whole:
+/// one message, one reading with its page text.
 pub async fn drop<E: Env>(
     env: &E,
     tab_id: i64,
@@ -249,11 +269,169 @@ pub async fn drop<E: Env>(
     payload: &str,
     observation: &str,
 ) -> Flow<DropOutcome> {
-    let outcome = drop_inner(env, tab_id, page_url, payload, observation).await;
+    let outcome = drop_inner(env, tab_id, page_url, payload, observation, None).await;
     if let Err(e) = &outcome {
         env.ui().note(tab_id, &e.note()).await;
     }
     outcome
+}
+
+/// The first message of a drop in two (`drop_id` names it, chosen by its content script): the
+/// observation is what lies around the point. The reading made of it is pinned at once without
+/// `page_text` (the same checks and ticket as [`drop`]); the page text follows in
+/// [`drop_text`], to the same reading.
+pub async fn drop_first<E: Env>(
+    env: &E,
+    tab_id: i64,
+    page_url: &str,
+    payload: &str,
+    observation: &str,
+    drop_id: &str,
+) -> Flow<DropOutcome> {
+    if !apc_core::page_link::is_link_id(drop_id) {
+        let e = FlowError::BadPayload("its drop id is not an id".into());
+        env.ui().note(tab_id, &e.note()).await;
+        return Err(e);
+    }
+    env.page_texts()
+        .expect(tab_id, drop_id, env.clock().now_ms());
+    let outcome = drop_inner(env, tab_id, page_url, payload, observation, Some(drop_id)).await;
+    if !matches!(
+        outcome,
+        Ok(DropOutcome::Pinned { .. } | DropOutcome::Consent { .. })
+    ) {
+        // Nothing pinned nor asked: its page text goes nowhere.
+        env.page_texts().forget(tab_id, drop_id);
+    }
+    if let Err(e) = &outcome {
+        env.ui().note(tab_id, &e.note()).await;
+    }
+    outcome
+}
+
+/// What became of a drop's page text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageTextOutcome {
+    /// At the hub, with its reading (or, when the page could not be read, the hub told it will not come).
+    Sent,
+    /// The hub had that reading's answer already.
+    Already,
+    /// Its drop is still being pinned: it goes once the pin is made.
+    Held,
+    /// Joined the reading the consent window will pin.
+    Joined,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PageTextSent {
+    pub page_text: PageTextOutcome,
+}
+
+/// The second message of a drop in two: the whole page's observation (`""` when the page could not
+/// be read), from the same tab, naming the same drop. Its page text goes to the reading the first
+/// message pinned (never a second pin), or joins the consent's reading; a tab or drop id that no
+/// first message named is refused.
+pub async fn drop_text<E: Env>(
+    env: &E,
+    tab_id: i64,
+    page_url: &str,
+    drop_id: &str,
+    observation: &str,
+) -> Flow<PageTextSent> {
+    let arrival = env
+        .page_texts()
+        .arrived(tab_id, drop_id, observation, env.clock().now_ms());
+    let page_text = match arrival {
+        Arrival::Unknown => return Err(FlowError::UnknownDrop),
+        Arrival::Held => PageTextOutcome::Held,
+        Arrival::Go(to) => send_page_text(env, to, page_url, observation).await?,
+    };
+    Ok(PageTextSent { page_text })
+}
+
+/// The page text of `pointed` from a whole-page observation of the page the browser says sent it;
+/// `None` when there is none to give (the page could not be read, or it is another page).
+fn page_text_from(observation: &str, page_url: &str, pointed: &PageReading) -> Option<PageText> {
+    if observation.is_empty() {
+        return None;
+    }
+    let observation = Observation::from_json(observation).ok()?;
+    let origin = |url: &str| web_origin(url).map(|o| o.origin);
+    if observation.how != How::Drop
+        || origin(page_url).is_none()
+        || origin(page_url) != origin(&pointed.url)
+    {
+        return None;
+    }
+    page_text_for(&observation, pointed).ok()
+}
+
+/// Sends a drop's page text where it goes.
+async fn send_page_text<E: Env>(
+    env: &E,
+    to: Destination,
+    page_url: &str,
+    observation: &str,
+) -> Flow<PageTextOutcome> {
+    match to {
+        Destination::Pin {
+            pairing_id,
+            reading_id,
+            pointed,
+        } => {
+            let text = page_text_from(observation, page_url, &pointed);
+            let state = env.store().load().await?;
+            let record = state.live(&pairing_id).ok_or(FlowError::UnknownPairing)?;
+            let grant = env
+                .vault()
+                .get(&record.id)
+                .await?
+                .ok_or(HubCallError::GrantUnknown)?;
+            // A page with no main text sends an empty one (whole); only an unreadable page sends
+            // none (the hub then stops waiting and says it did not come).
+            let sent = hub_api::page_text(
+                env.http(),
+                &record.endpoints,
+                &grant,
+                &reading_id,
+                text.as_ref().map(|t| t.text.as_deref().unwrap_or("")),
+                text.as_ref().is_some_and(|t| t.truncated),
+            )
+            .await;
+            match sent {
+                Ok(true) => Ok(PageTextOutcome::Sent),
+                Ok(false) => Ok(PageTextOutcome::Already),
+                Err(e) => {
+                    note_hub_error(env, &record.id, &e).await?;
+                    Err(e.into())
+                }
+            }
+        }
+        Destination::Consent { consent_id } => {
+            let mut consent = env
+                .store()
+                .get_consent(&consent_id)
+                .await?
+                .ok_or(FlowError::UnknownConsent)?;
+            let Some(reading) = consent.reading.as_mut() else {
+                return Err(FlowError::UnknownConsent);
+            };
+            match page_text_from(observation, page_url, reading) {
+                Some(text) => {
+                    reading.page_text = text.text;
+                    if text.truncated {
+                        reading.truncated = Some(true);
+                    }
+                }
+                // Not coming: the reading is pinned without it, marked as cut.
+                None => reading.truncated = Some(true),
+            }
+            consent.text_of_drop = None;
+            env.store().put_consent(&consent).await?;
+            Ok(PageTextOutcome::Joined)
+        }
+    }
 }
 
 async fn drop_inner<E: Env>(
@@ -262,6 +440,7 @@ async fn drop_inner<E: Env>(
     page_url: &str,
     payload: &str,
     observation: &str,
+    drop_id: Option<&str>,
 ) -> Flow<DropOutcome> {
     let payload = parse_drag_payload(payload).map_err(|e| FlowError::BadPayload(e.to_string()))?;
     let (Some(hub_origin), Some(ticket)) = (payload.hub.clone(), payload.ticket.clone()) else {
@@ -275,7 +454,7 @@ async fn drop_inner<E: Env>(
     // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
     let (check, reading) =
         futures::future::join(super::app_checks::check_app(env, &page.origin), async {
-            reading_from(env, observation, page_url, &[How::Drop])
+            reading_or_pointed_from(env, observation, page_url, &[How::Drop], drop_id.is_some())
         })
         .await;
     match answer_drop(&page.origin, &page.host, check) {
@@ -299,7 +478,26 @@ async fn drop_inner<E: Env>(
     let state = env.store().load().await?;
     if let Some(record) = state.find_live(&hub_origin, &payload.agent).cloned() {
         // An existing pairing still pins a drop only with this drag's own fresh ticket.
-        let focus = pin_with(env, &record, &reading, Some(&ticket), Some(tab_id)).await?;
+        let focus = pin_with(
+            env,
+            &record,
+            &reading,
+            Some(&ticket),
+            Some(tab_id),
+            drop_id.is_some(),
+        )
+        .await?;
+        if let Some(drop_id) = drop_id {
+            let to = Destination::Pin {
+                pairing_id: record.id.clone(),
+                reading_id: focus.target.id.clone().unwrap_or_default(),
+                pointed: Box::new(reading),
+            };
+            // Its page text came while the pin was being made: it goes now.
+            if let Some(early) = env.page_texts().ready(tab_id, drop_id, to.clone()) {
+                send_page_text(env, to, page_url, &early).await.ok();
+            }
+        }
         return Ok(DropOutcome::Pinned {
             pinned: Box::new(focus),
         });
@@ -324,8 +522,17 @@ async fn drop_inner<E: Env>(
         tab_id: Some(tab_id),
         page_url: Some(reading.url.clone()),
         reading: Some(reading),
+        text_of_drop: drop_id.map(str::to_owned),
     };
     open_consent(env, &consent).await?;
+    if let Some(drop_id) = drop_id {
+        let to = Destination::Consent {
+            consent_id: consent.id.clone(),
+        };
+        if let Some(early) = env.page_texts().ready(tab_id, drop_id, to.clone()) {
+            send_page_text(env, to, page_url, &early).await.ok();
+        }
+    }
     let text = Msg::new(
         "noteAnswerInWindow",
         [consent.agent_name.clone(), display_origin(&hub.origin)],
@@ -388,9 +595,20 @@ async fn pin_with<E: Env>(
     reading: &PageReading,
     ticket: Option<&str>,
     tab_id: Option<i64>,
+    text_follows: bool,
 ) -> Flow<FocusPayload> {
     let outcome = match env.vault().get(&record.id).await? {
-        Some(grant) => hub_api::pin(env.http(), &record.endpoints, &grant, reading, ticket).await,
+        Some(grant) => {
+            hub_api::pin(
+                env.http(),
+                &record.endpoints,
+                &grant,
+                reading,
+                ticket,
+                text_follows,
+            )
+            .await
+        }
         None => Err(HubCallError::GrantUnknown),
     };
     match outcome {
@@ -467,6 +685,16 @@ pub async fn consent_answer<E: Env>(env: &E, id: &str, allow: bool) -> Flow<Cons
         return Err(FlowError::AllowTooSoon);
     }
     env.store().delete_consent(id).await?;
+    let mut c = c;
+    if let (Some(drop_id), Some(tab), Some(reading)) =
+        (c.text_of_drop.take(), c.tab_id, c.reading.as_mut())
+    {
+        // The page text had not joined the reading by the answer: it is pinned without it, marked
+        // as cut, and a text that comes later goes nowhere.
+        env.page_texts().forget(tab, &drop_id);
+        reading.truncated = Some(true);
+    }
+    let c = c;
     let tell = |note: Note| async move {
         if let Some(tab) = c.tab_id {
             env.ui().note(tab, &note).await;
@@ -644,7 +872,7 @@ async fn point_inner<E: Env>(env: &E, by: PointBy, tab: &Tab) -> Flow<Pinned> {
         Collected::Refused(_) => return Err(FlowError::PageUnreachable),
     };
     let reading = reading_from(env, &observation, &tab.url, &[how])?;
-    let focus = pin_with(env, &record, &reading, None, Some(tab.id)).await?;
+    let focus = pin_with(env, &record, &reading, None, Some(tab.id), false).await?;
     if chosen {
         env.store().update(|s| s.choose(&record.id)).await?;
     }

@@ -6,7 +6,8 @@
 use apc_core::drop_answer::AppCheck;
 use apc_core::page_link::{
     check_pinned_focus, parse_hub_page, GrantStatus, HubAnswerError, HubPage, PageEndpoints,
-    PageReading, PairRequest, PairResponse, PinRequest, PinResponse, TicketPreview,
+    PageReading, PageTextRequest, PageTextResponse, PairRequest, PairResponse, PinRequest,
+    PinResponse, TicketPreview,
 };
 use apc_core::{is_revoked_answer, FocusPayload, APC_JSON_MAX_BYTES, APC_JSON_PATH};
 use serde::de::DeserializeOwned;
@@ -211,22 +212,46 @@ pub async fn pair(
     Ok(answer)
 }
 
-/// `PUT {page.pin}`: a drop's reading with that drag's ticket; a selection's with none.
+/// `PUT {page.pin}`: a drop's reading with that drag's ticket; a selection's with none. With
+/// `text_follows`, the reading is the pointed part and its page text follows ([`page_text`]).
 pub async fn pin(
     http: &impl Http,
     endpoints: &PageEndpoints,
     grant: &str,
     reading: &PageReading,
     ticket: Option<&str>,
+    text_follows: bool,
 ) -> Result<FocusPayload, HubCallError> {
     let body = body_of(&PinRequest {
         reading: reading.clone(),
         ticket: ticket.map(str::to_owned),
+        text_follows,
     })?;
     let answer: PinResponse =
         decode(call(http, Method::Put, &endpoints.pin, Some(grant), Some(body)).await?)?;
     check_pinned_focus(&answer.focus)?;
     Ok(answer.focus)
+}
+
+/// `PUT {page.pin}` `{ reading_id, page_text, truncated? }`: the page text of a reading pinned with
+/// `text_follows` (`None`: it will not come). `true` when the hub attached it, `false` when the
+/// reading had its answer already.
+pub async fn page_text(
+    http: &impl Http,
+    endpoints: &PageEndpoints,
+    grant: &str,
+    reading_id: &str,
+    text: Option<&str>,
+    truncated: bool,
+) -> Result<bool, HubCallError> {
+    let body = body_of(&PageTextRequest {
+        reading_id: reading_id.to_owned(),
+        page_text: text.map(str::to_owned),
+        truncated: truncated.then_some(true),
+    })?;
+    let answer: PageTextResponse =
+        decode(call(http, Method::Put, &endpoints.pin, Some(grant), Some(body)).await?)?;
+    Ok(answer.attached)
 }
 
 pub async fn unpin(

@@ -12,6 +12,7 @@
 //! | [`ports`] | the traits the browser adapters implement: store, grant vault, HTTP, page UI, clock |
 //! | [`state`] | the pairings as kept, and every change to them as a `State` method |
 //! | [`hub_api`] | the page app link's calls as requests over [`ports::Http`], and what each answer means |
+//! | [`page_texts`] | where each drop's page text goes (its second message), while the background lives |
 //! | [`flows`] | each flow from one event to its end: drop, consent, point, unpin/undo, revoke, refresh |
 //! | [`views`] | what the person sees: the popup's and the consent window's view models, page notes, toolbar |
 //! | [`router`] | `runtime.onMessage` requests, typed, with who may send which |
@@ -25,6 +26,7 @@ pub mod app_checks;
 pub mod events;
 pub mod flows;
 pub mod hub_api;
+pub mod page_texts;
 pub mod ports;
 pub mod router;
 pub mod state;

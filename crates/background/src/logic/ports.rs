@@ -39,6 +39,9 @@ pub struct PendingConsent {
     pub page_url: Option<String>,
     /// What to pin with the pairing (a drop's reading); none for a code.
     pub reading: Option<apc_core::page_link::PageReading>,
+    /// The drop whose page text is still to join `reading` (its second message), if any.
+    #[serde(default)]
+    pub text_of_drop: Option<String>,
 }
 
 /// The pairings and the consents waiting for an answer.
@@ -168,4 +171,6 @@ pub trait Env {
     /// Origins' `apc.json` answers kept for later drops (plain Rust: the same in tests and in
     /// the browser, where it lives as long as the background does).
     fn app_checks(&self) -> &super::app_checks::AppChecks;
+    /// Where drops' page texts go (plain Rust, living as long as the background does).
+    fn page_texts(&self) -> &super::page_texts::PageTexts;
 }

@@ -24,9 +24,20 @@ pub enum Request {
     Ping,
     /// From a content script: a trusted drop of an agent's mark, the raw payload and what the page
     /// showed (the observation as JSON text, read straight into `apc_content::Observation`).
+    /// With `drop_id`, the drop comes in two messages: this one's observation is what lies around
+    /// the point, and `page.drop_text` with the same `drop_id` brings the whole page's.
     #[serde(rename = "page.drop")]
     PageDrop {
         payload: String,
+        observation: String,
+        #[serde(default)]
+        drop_id: Option<String>,
+    },
+    /// From a content script: the second message of a drop in two, the whole page's observation
+    /// (`""`: the page could not be read).
+    #[serde(rename = "page.drop_text")]
+    PageDropText {
+        drop_id: String,
         observation: String,
     },
     /// From a content script: Undo on the in-page note.
@@ -79,6 +90,8 @@ pub enum Request {
 pub enum Answer {
     Pong(Pong),
     Drop(flows::DropOutcome),
+    DropFirst(DropFirst),
+    PageText(flows::PageTextSent),
     Pinned(flows::Pinned),
     Unpinned(flows::Unpinned),
     Popup(Box<PopupView>),
@@ -87,6 +100,16 @@ pub enum Answer {
     Consent(Box<flows::ConsentAsked>),
     ConsentAnswered(flows::ConsentOutcome),
     Done {},
+}
+
+/// The answer to a drop's first message: the drop's outcome, and whether the background waits for
+/// its page text (`page.drop_text`): the content script collects the whole page only then, after
+/// the pin is made (so that walk does not compete with the pin for the machine).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DropFirst {
+    #[serde(flatten)]
+    pub outcome: flows::DropOutcome,
+    pub send_page_text: bool,
 }
 
 /// The answer to `ping`.
@@ -249,7 +272,10 @@ pub async fn route_request<E: Env>(
 ) -> Result<Answer, RouterError> {
     let page_only = matches!(
         request,
-        Request::PageDrop { .. } | Request::PageUndo { .. } | Request::PageNoteHidden
+        Request::PageDrop { .. }
+            | Request::PageDropText { .. }
+            | Request::PageUndo { .. }
+            | Request::PageNoteHidden
     );
     match (&request, kind) {
         (Request::Ping | Request::Unknown, _) => {}
@@ -272,9 +298,27 @@ pub async fn route_request<E: Env>(
             Request::PageDrop {
                 payload,
                 observation,
+                drop_id,
             },
             SenderKind::ContentScript { tab_id, url },
-        ) => Answer::Drop(flows::drop(env, *tab_id, url, &payload, &observation).await?),
+        ) => match drop_id {
+            Some(id) => {
+                let outcome =
+                    flows::drop_first(env, *tab_id, url, &payload, &observation, &id).await?;
+                Answer::DropFirst(DropFirst {
+                    outcome,
+                    send_page_text: env.page_texts().waits(*tab_id, &id),
+                })
+            }
+            None => Answer::Drop(flows::drop(env, *tab_id, url, &payload, &observation).await?),
+        },
+        (
+            Request::PageDropText {
+                drop_id,
+                observation,
+            },
+            SenderKind::ContentScript { tab_id, url },
+        ) => Answer::PageText(flows::drop_text(env, *tab_id, url, &drop_id, &observation).await?),
         (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
             Answer::Unpinned(flows::undo(env, *tab_id, &token).await?)
         }
@@ -462,10 +506,47 @@ mod tests {
             let wire = to_wire(world.run(route(&world, message.clone(), &kind)));
             assert_eq!(wire["error"], json!("not_allowed"), "{message}");
         }
-        let drop = json!({ "type": "page.drop", "payload": "{}", "observation": "{}" });
+        for drop in [
+            json!({ "type": "page.drop", "payload": "{}", "observation": "{}" }),
+            json!({ "type": "page.drop", "payload": "{}", "observation": "{}", "drop_id": "d1" }),
+            json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "{}" }),
+        ] {
+            let world = World::new();
+            let wire = to_wire(world.run(route(&world, drop, &SenderKind::ExtensionPage)));
+            assert_eq!(wire["error"], json!("not_allowed"));
+        }
+        // From a page: a second part no first part announced is refused with its own code.
         let world = World::new();
-        let wire = to_wire(world.run(route(&world, drop, &SenderKind::ExtensionPage)));
-        assert_eq!(wire["error"], json!("not_allowed"));
+        let page = SenderKind::ContentScript {
+            tab_id: 7,
+            url: "https://example.org/a".into(),
+        };
+        let text = json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "" });
+        let wire = to_wire(world.run(route(&world, text, &page)));
+        assert_eq!(wire["error"], json!("drop_unknown"));
+        // A drop's first message that pins (or asks) is answered with its outcome and a call for
+        // its page text; one that fails asks for none (the error answer has no such field).
+        let page = SenderKind::ContentScript {
+            tab_id: 7,
+            url: crate::logic::tests::fakes::PAGE.into(),
+        };
+        let first = |ticket: &str| {
+            json!({
+                "type": "page.drop", "drop_id": "d2",
+                "payload": crate::logic::tests::fakes::payload("ag_claude", ticket),
+                "observation": crate::logic::tests::fakes::pointed_observation(crate::logic::tests::fakes::PAGE),
+            })
+        };
+        let ticket = world.hub.mint("ag_claude");
+        let wire = to_wire(world.run(route(&world, first(&ticket), &page)));
+        assert_eq!(wire["ok"], json!(true), "{wire}");
+        assert!(wire["consent"].is_string());
+        assert_eq!(wire["send_page_text"], json!(true));
+        let mut refused = first(&ticket);
+        refused["payload"] = json!("{}");
+        let wire = to_wire(world.run(route(&world, refused, &page)));
+        assert_eq!(wire["ok"], json!(false));
+        assert!(wire.get("send_page_text").is_none());
     }
 
     #[test]

@@ -9,8 +9,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use apc_core::page_link::{
-    AgentRef, GrantStatus, How, HubRef, PairRequest, PairResponse, Pairing, PinRequest,
-    PinResponse, PinState, TicketPreview,
+    AgentRef, GrantStatus, How, HubRef, PageTextRequest, PairRequest, PairResponse, Pairing,
+    PinRequest, PinResponse, PinState, TicketPreview,
 };
 use apc_core::{revoked_answer, FocusPayload, FocusTarget};
 use serde_json::{json, Value};
@@ -70,6 +70,9 @@ pub struct FakeHub {
     /// What happened, in order: `asked <url>` and `answered <url>` for web pages' `apc.json`, and
     /// `clock` for every read of the time (a reading reads it once, for `made_at`).
     pub events: RefCell<Vec<String>>,
+    /// Every reading pinned, by id: the reading as the hub keeps it, and whether its page text is
+    /// `whole`, `coming` or `missing`.
+    pub readings: RefCell<BTreeMap<String, (Value, &'static str)>>,
 }
 
 impl FakeHub {
@@ -85,6 +88,7 @@ impl FakeHub {
             sites: RefCell::default(),
             site_latency: Cell::new(0),
             events: RefCell::default(),
+            readings: RefCell::default(),
         };
         hub.agents
             .borrow_mut()
@@ -271,6 +275,12 @@ impl FakeHub {
                     .unwrap_or_else(|| format!("pr_{:016}", self.next()));
                 let grant = format!("grant_{:040}", self.next());
                 let pin = request.reading.as_ref().map(|_| self.new_pin());
+                if let (Some(pin), Some(reading)) = (&pin, &request.reading) {
+                    self.readings.borrow_mut().insert(
+                        pin.id.clone(),
+                        (serde_json::to_value(reading).unwrap(), "whole"),
+                    );
+                }
                 // One agent, one pairing: pairing again replaces.
                 self.pairings
                     .borrow_mut()
@@ -311,6 +321,31 @@ impl FakeHub {
                     return (403, serde_json::to_value(answer).unwrap());
                 }
                 match (method, route) {
+                    (Method::Put, "/page/pin") if body.get("reading_id").is_some() => {
+                        let Ok(request) = serde_json::from_value::<PageTextRequest>(body) else {
+                            return Self::refuse(400, "invalid_request");
+                        };
+                        let current = self.pairings.borrow()[&grant].pin.clone();
+                        if current.map(|p| p.id) != Some(request.reading_id.clone()) {
+                            return Self::refuse(404, "reading_unknown");
+                        }
+                        let mut readings = self.readings.borrow_mut();
+                        let (reading, state) = readings.get_mut(&request.reading_id).unwrap();
+                        if *state != "coming" {
+                            return (200, json!({ "attached": false }));
+                        }
+                        *state = match request.page_text {
+                            Some(text) => {
+                                reading["page_text"] = json!(text);
+                                if request.truncated == Some(true) {
+                                    reading["truncated"] = json!(true);
+                                }
+                                "whole"
+                            }
+                            None => "missing",
+                        };
+                        (200, json!({ "attached": true }))
+                    }
                     (Method::Put, "/page/pin") => {
                         let Ok(request) = serde_json::from_value::<PinRequest>(body) else {
                             return Self::refuse(400, "invalid_request");
@@ -321,6 +356,17 @@ impl FakeHub {
                             }
                         }
                         let pin = self.new_pin();
+                        self.readings.borrow_mut().insert(
+                            pin.id.clone(),
+                            (
+                                serde_json::to_value(&request.reading).unwrap(),
+                                if request.text_follows {
+                                    "coming"
+                                } else {
+                                    "whole"
+                                },
+                            ),
+                        );
                         self.pairings.borrow_mut().get_mut(&grant).unwrap().pin = Some(pin.clone());
                         let answer = PinResponse {
                             focus: self.focus(&pin),
@@ -388,6 +434,7 @@ pub struct World {
     pub ui: FakeUi,
     pub now_ms: Cell<u64>,
     pub app_checks: crate::logic::app_checks::AppChecks,
+    pub page_texts: crate::logic::page_texts::PageTexts,
     ids: Cell<u32>,
 }
 
@@ -408,6 +455,7 @@ impl World {
             ui: FakeUi::default(),
             now_ms: Cell::new(1_795_946_400_000),
             app_checks: Default::default(),
+            page_texts: Default::default(),
             ids: Cell::new(0),
         };
         *world.ui.active.borrow_mut() = Some(Tab {
@@ -607,6 +655,46 @@ impl Env for World {
     fn app_checks(&self) -> &crate::logic::app_checks::AppChecks {
         &self.app_checks
     }
+    fn page_texts(&self) -> &crate::logic::page_texts::PageTexts {
+        &self.page_texts
+    }
+}
+
+/// An observation of `url` as a drop's first message sends it: only what lies around the point
+/// (the collector stopped there, so it says `truncated`), a drop on "Hello there".
+pub fn pointed_observation(url: &str) -> String {
+    let mut obs: Value = serde_json::from_str(&observation(How::Drop, url)).unwrap();
+    obs["truncated"] = json!(true);
+    obs.to_string()
+}
+
+/// The whole page's observation, a drop's second message: the pointed paragraph and the article
+/// around it.
+pub fn page_observation(url: &str) -> String {
+    let mut nodes = vec![
+        json!({"tag": "html", "kids": [1]}),
+        json!({"tag": "body", "style": {"display": "block"}, "kids": [2]}),
+        json!({"tag": "article", "style": {"display": "block"}, "kids": []}),
+    ];
+    let mut kids = vec![];
+    for i in 0..12 {
+        let p = nodes.len();
+        kids.push(p);
+        let text = if i == 3 {
+            "Hello there, this is the text the person meant.".to_owned()
+        } else {
+            format!("Paragraph {i} of the article, with commas, and enough words to be the page's main text.")
+        };
+        nodes.push(json!({"tag": "p", "style": {"display": "block"}, "kids": [p + 1]}));
+        nodes.push(json!({ "text": text }));
+    }
+    nodes[2]["kids"] = json!(kids);
+    json!({
+        "v": 1, "url": url, "title": "An article", "lang": "en", "how": "drop", "root": 0,
+        "nodes": nodes, "truncated": false,
+        "point": {"caret": {"node": 10, "offset": 2}, "element": 9}
+    })
+    .to_string()
 }
 
 /// An observation of `PAGE` as the content script sends it (JSON text): a drop on "Hello there",

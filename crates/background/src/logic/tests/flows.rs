@@ -809,3 +809,260 @@ fn every_request_carries_a_time_limit_and_a_byte_cap() {
         .iter()
         .any(|r| r.url.ends_with(apc_core::APC_JSON_PATH)));
 }
+
+// --- A drop in two messages: the pointed part pinned first, the page text after ------------
+
+fn drop_first_with(w: &World, tab: i64, ticket: &str, drop_id: &str) -> Flow<DropOutcome> {
+    w.run(flows::drop_first(
+        w,
+        tab,
+        PAGE,
+        &payload("ag_claude", ticket),
+        &pointed_observation(PAGE),
+        drop_id,
+    ))
+}
+
+fn text_with(w: &World, tab: i64, drop_id: &str, observation: &str) -> Flow<PageTextSent> {
+    w.run(flows::drop_text(w, tab, PAGE, drop_id, observation))
+}
+
+/// The reading the fake hub keeps for the pairing's current pin, and its page text's state.
+fn current_reading(w: &World) -> (String, Value, &'static str) {
+    let pin = w.hub.pin_of("ag_claude").expect("a pin");
+    let (reading, state) = w.hub.readings.borrow()[&pin.id].clone();
+    (pin.id, reading, state)
+}
+
+fn pins(w: &World) -> usize {
+    w.hub
+        .calls("/page/pin")
+        .iter()
+        .filter(|r| r.method == Method::Put && body(r).get("reading").is_some())
+        .count()
+}
+
+#[test]
+fn a_drop_pins_its_pointed_part_at_once_and_its_page_text_joins_that_same_reading() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let before = pins(&w);
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Pinned { pinned }) = drop_first_with(&w, TAB, &ticket, "d1") else {
+        panic!("an existing pairing pins at once")
+    };
+    // Pinned before any page text: the pointed part, its page text announced, the ticket spent.
+    let (id, reading, state) = current_reading(&w);
+    assert_eq!(pinned.target.id.as_deref(), Some(id.as_str()));
+    assert_eq!(state, "coming");
+    assert_eq!(
+        reading["pointed"]["text"],
+        "Hello there, this is the text the person meant."
+    );
+    assert!(reading.get("page_text").is_none());
+    assert!(
+        reading.get("truncated").is_none(),
+        "the pointed part is whole"
+    );
+    let put = w.hub.calls("/page/pin").last().cloned().unwrap();
+    assert_eq!(body(&put)["ticket"], ticket.as_str());
+    assert_eq!(body(&put)["text_follows"], true);
+    assert_eq!(w.last_note().kind, NoteKind::Pointed);
+
+    let sent = text_with(&w, TAB, "d1", &page_observation(PAGE)).unwrap();
+    assert_eq!(sent.page_text, PageTextOutcome::Sent);
+    // The same reading got its text: no second pin, one focus.
+    let (same, reading, state) = current_reading(&w);
+    assert_eq!((same.as_str(), state), (id.as_str(), "whole"));
+    assert_eq!(pins(&w), before + 1);
+    let text = reading["page_text"].as_str().unwrap();
+    assert!(text.contains("Paragraph 11 of the article"), "{text}");
+    let put = w.hub.calls("/page/pin").last().cloned().unwrap();
+    assert_eq!(body(&put)["reading_id"], id.as_str());
+    assert!(put.bearer.is_some());
+    // Once: the same drop's text again goes nowhere.
+    assert!(matches!(
+        text_with(&w, TAB, "d1", &page_observation(PAGE)),
+        Err(FlowError::UnknownDrop)
+    ));
+}
+
+#[test]
+fn a_page_text_that_comes_while_its_pin_is_being_made_waits_for_it() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let ticket = w.hub.mint("ag_claude");
+    // The first message is handled up to its pin; the second arrives before the pin is made.
+    w.page_texts.expect(TAB, "d1", w.now_ms.get());
+    assert_eq!(
+        text_with(&w, TAB, "d1", &page_observation(PAGE))
+            .unwrap()
+            .page_text,
+        PageTextOutcome::Held
+    );
+    // (drop_first registers the drop again and keeps the held text: same tab, same id.)
+    w.page_texts.forget(TAB, "d1");
+    let early = page_observation(PAGE);
+    let (payload, pointed) = (payload("ag_claude", &ticket), pointed_observation(PAGE));
+    // A hub that takes its time: the text message lands while the pin is in flight.
+    w.hub.mode.set(HubMode::Slow);
+    let handled = w.run(async {
+        let first = flows::drop_first(&w, TAB, PAGE, &payload, &pointed, "d2");
+        // Interleaved as the browser would: the text message lands while the pin is in flight.
+        let second = flows::drop_text(&w, TAB, PAGE, "d2", &early);
+        futures::future::join(first, second).await
+    });
+    assert!(matches!(handled.0, Ok(DropOutcome::Pinned { .. })));
+    assert_eq!(handled.1.as_ref().unwrap().page_text, PageTextOutcome::Held);
+    let (_, reading, state) = current_reading(&w);
+    assert_eq!(state, "whole", "{handled:?}");
+    assert!(reading["page_text"]
+        .as_str()
+        .unwrap()
+        .contains("Paragraph 0"));
+}
+
+#[test]
+fn a_second_part_that_never_comes_leaves_the_reading_pinned_and_one_that_fails_tells_the_hub() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let ticket = w.hub.mint("ag_claude");
+    assert!(matches!(
+        drop_first_with(&w, TAB, &ticket, "d1"),
+        Ok(DropOutcome::Pinned { .. })
+    ));
+    // Never comes (tab closed): the reading stays as pinned; the hub says so to the agent.
+    let (id, reading, state) = current_reading(&w);
+    assert_eq!(state, "coming");
+    assert_eq!(
+        reading["pointed"]["text"],
+        "Hello there, this is the text the person meant."
+    );
+    // Much later, a text for it is too late here (the hub no longer expects it either).
+    w.advance(crate::logic::page_texts::KEEP_MS);
+    assert!(matches!(
+        text_with(&w, TAB, "d1", &page_observation(PAGE)),
+        Err(FlowError::UnknownDrop)
+    ));
+    assert_eq!(current_reading(&w).0, id);
+
+    // The collector failed (an empty observation) or sent another page: the hub is told at once
+    // that the text will not come, and the reading is left as pinned.
+    for (n, bad) in [
+        "".to_owned(),
+        page_observation("https://elsewhere.example/x"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let ticket = w.hub.mint("ag_claude");
+        let drop_id = format!("bad{n}");
+        drop_first_with(&w, TAB, &ticket, &drop_id).unwrap();
+        let sent = text_with(&w, TAB, &drop_id, bad).unwrap();
+        assert_eq!(sent.page_text, PageTextOutcome::Sent);
+        let (_, reading, state) = current_reading(&w);
+        assert_eq!(state, "missing");
+        assert!(reading.get("page_text").is_none());
+        let put = w.hub.calls("/page/pin").last().cloned().unwrap();
+        assert_eq!(body(&put)["page_text"], Value::Null);
+    }
+}
+
+#[test]
+fn a_second_part_from_another_tab_or_drop_or_of_a_refused_drop_is_refused() {
+    let w = World::new();
+    paired_by_drop(&w);
+    let ticket = w.hub.mint("ag_claude");
+    drop_first_with(&w, TAB, &ticket, "d1").unwrap();
+    let calls = w.hub.requests.borrow().len();
+    for (tab, id) in [(TAB + 1, "d1"), (TAB, "d9")] {
+        assert!(matches!(
+            text_with(&w, tab, id, &page_observation(PAGE)),
+            Err(FlowError::UnknownDrop)
+        ));
+    }
+    assert_eq!(
+        w.hub.requests.borrow().len(),
+        calls,
+        "nothing reached the hub"
+    );
+    assert_eq!(current_reading(&w).2, "coming");
+    // A drop the hub refused (its ticket replayed) pinned nothing: its text goes nowhere.
+    assert!(drop_first_with(&w, TAB, &ticket, "d2").is_err());
+    assert!(matches!(
+        text_with(&w, TAB, "d2", &page_observation(PAGE)),
+        Err(FlowError::UnknownDrop)
+    ));
+    // A drop id that is not an id is refused before anything is done.
+    let fresh = w.hub.mint("ag_claude");
+    assert!(matches!(
+        drop_first_with(&w, TAB, &fresh, "no:colons"),
+        Err(FlowError::BadPayload(_))
+    ));
+    // The first drop's text still goes to its own reading.
+    assert_eq!(
+        text_with(&w, TAB, "d1", &page_observation(PAGE))
+            .unwrap()
+            .page_text,
+        PageTextOutcome::Sent
+    );
+    assert_eq!(current_reading(&w).2, "whole");
+}
+
+#[test]
+fn a_newer_pin_of_the_pairing_leaves_the_older_drops_text_nowhere_to_go() {
+    let w = World::new();
+    paired_by_drop(&w);
+    drop_first_with(&w, TAB, &w.hub.mint("ag_claude"), "d1").unwrap();
+    drop_first_with(&w, TAB, &w.hub.mint("ag_claude"), "d2").unwrap();
+    // The hub refuses text for a reading that is no longer the pin (reading_unknown): no second pin.
+    let refused = text_with(&w, TAB, "d1", &page_observation(PAGE)).unwrap_err();
+    assert_eq!(refused.code(), "reading_unknown");
+    assert!(w.state.borrow().pairings[0].is_live());
+    assert_eq!(
+        text_with(&w, TAB, "d2", &page_observation(PAGE))
+            .unwrap()
+            .page_text,
+        PageTextOutcome::Sent
+    );
+}
+
+#[test]
+fn a_first_drop_asks_consent_and_its_page_text_joins_the_reading_the_consent_pins() {
+    let w = World::new();
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_first_with(&w, TAB, &ticket, "d1") else {
+        panic!("a new agent asks first")
+    };
+    assert_eq!(
+        text_with(&w, TAB, "d1", &page_observation(PAGE))
+            .unwrap()
+            .page_text,
+        PageTextOutcome::Joined
+    );
+    w.advance(1500);
+    assert!(w.run(consent_answer(&w, &consent, true)).unwrap().pinned);
+    let (_, reading, state) = current_reading(&w);
+    assert_eq!(state, "whole");
+    assert!(reading["page_text"]
+        .as_str()
+        .unwrap()
+        .contains("Paragraph 0"));
+    assert!(reading.get("truncated").is_none());
+
+    // Allowed before the text came: pinned without it, marked as cut; the late text goes nowhere.
+    let w = World::new();
+    let ticket = w.hub.mint("ag_claude");
+    let Ok(DropOutcome::Consent { consent }) = drop_first_with(&w, TAB, &ticket, "d1") else {
+        panic!()
+    };
+    w.advance(1500);
+    assert!(w.run(consent_answer(&w, &consent, true)).unwrap().pinned);
+    let (_, reading, _) = current_reading(&w);
+    assert!(reading.get("page_text").is_none());
+    assert_eq!(reading["truncated"], true);
+    assert!(matches!(
+        text_with(&w, TAB, "d1", &page_observation(PAGE)),
+        Err(FlowError::UnknownDrop)
+    ));
+}

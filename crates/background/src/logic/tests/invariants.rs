@@ -9,6 +9,7 @@ const LOGIC: &[(&str, &str)] = &[
     ("events.rs", include_str!("../events.rs")),
     ("flows.rs", include_str!("../flows.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
+    ("page_texts.rs", include_str!("../page_texts.rs")),
     ("ports.rs", include_str!("../ports.rs")),
     ("router.rs", include_str!("../router.rs")),
     ("state.rs", include_str!("../state.rs")),
