@@ -326,7 +326,10 @@ async fn main() {
         .build()
         .unwrap();
     let mut rows: Vec<(String, String)> = Vec::new();
-    rows.push(("Hub RSS, idle".into(), mib(settled_rss(pid).await)));
+    // Issue 10's goals, each with this run's figure and whether it is met.
+    let mut goals: Vec<(&str, String, bool)> = Vec::new();
+    let idle_kib = settled_rss(pid).await;
+    rows.push(("Hub RSS, idle".into(), mib(idle_kib)));
 
     // The dock with every agent: time to serve, and its size.
     let mut dock_ms = Vec::new();
@@ -344,6 +347,11 @@ async fn main() {
         dock_ms.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     let (p50, p95, _) = stats(dock_ms);
+    goals.push((
+        "the dock with 1,000 agents served in < 100 ms (p95)",
+        format!("{p95:.1} ms"),
+        p95 < 100.0,
+    ));
     rows.push((
         format!("Dock page, {n_agents} agents (GET /)"),
         format!(
@@ -391,9 +399,15 @@ async fn main() {
         }));
     }
     tokio::time::sleep(Duration::from_secs(3)).await;
+    let waiting_kib = rss_kib(pid);
+    goals.push((
+        "1,000 waiting agents in < 64 MiB RSS",
+        mib(waiting_kib),
+        waiting_kib < 64 * 1024,
+    ));
     rows.push((
         format!("Hub RSS, {} agents each waiting", agents.len()),
-        mib(rss_kib(pid)),
+        mib(waiting_kib),
     ));
     // Wake each waiting agent in turn: the time from the pin's acknowledgement to its wait's answer.
     let sample = agents.len().min(200);
@@ -409,6 +423,11 @@ async fn main() {
         }
     }
     let (p50, p95, max) = stats(wake_ms.clone());
+    goals.push((
+        "one of 1,000 waiting agents woken in ≤ 10 ms (p95)",
+        format!("{p95:.1} ms"),
+        p95 <= 10.0,
+    ));
     rows.push((
         format!(
             "Wake, 1 of {} waiting agents (pin sent → wait answered)",
@@ -500,6 +519,11 @@ async fn main() {
     ));
     let woken = rounds.len();
     let (p50, p95, _) = stats(rounds);
+    goals.push((
+        "one agent's 1,000 clients woken by one pin in ≤ 100 ms (p95)",
+        format!("{p95:.1} ms"),
+        p95 <= 100.0,
+    ));
     let (_, _, worst_last) = stats(last_ms);
     rows.push((
         format!("Wake, 1 agent's {n_sessions} waiting clients, one pin ({n_rounds} rounds)"),
@@ -523,9 +547,16 @@ async fn main() {
     drop(many);
     drop(many_http);
     tokio::time::sleep(Duration::from_secs(11)).await;
+    let closed_kib = settled_rss(pid).await;
+    // "Returns" read as: back within 16 MiB of the idle hub once the clients are gone.
+    goals.push((
+        "memory returns after the clients close (within 16 MiB of idle)",
+        format!("{} (idle {})", mib(closed_kib), mib(idle_kib)),
+        closed_kib <= idle_kib + 16 * 1024,
+    ));
     rows.push((
         "Hub RSS, 11 s after those clients closed their connections".into(),
-        mib(settled_rss(pid).await),
+        mib(closed_kib),
     ));
 
     // Sustained pins for one pairing: 8 pins in flight at a time for 3 s.
@@ -554,6 +585,12 @@ async fn main() {
         task.await.unwrap();
     }
     let pins = done.load(std::sync::atomic::Ordering::Relaxed);
+    let per_s = pins as f64 / t.elapsed().as_secs_f64();
+    goals.push((
+        "≥ 2,000 pins/s for one pairing, acknowledged",
+        format!("{per_s:.0}/s"),
+        per_s >= 2000.0,
+    ));
     rows.push((
         "Pins per second, one pairing (8 in flight, acknowledged)".into(),
         format!(
@@ -570,6 +607,13 @@ async fn main() {
     println!("|---|---|");
     for (k, v) in rows {
         println!("| {k} | {v} |");
+    }
+    println!();
+    println!("| goal (issue 10) | this run | met? |");
+    println!("|---|---|---|");
+    for (goal, value, met) in goals {
+        let met = if met { "met" } else { "**not met**" };
+        println!("| {goal} | {value} | {met} |");
     }
     drop(hub);
 }
