@@ -441,26 +441,9 @@ async fn put_page_text(
         .run(move |s| s.set_page_text(&pairing_id, &reading_id, json.as_deref()))
         .await?;
     if attached {
-        page_text_arrived();
+        hub.page_text_arrived();
     }
     Ok(Json(PageTextResponse { attached }).into_response())
-}
-
-/// Bumped whenever a pin's page text is answered (attached, or said not to come): what a
-/// `page__get_reading` waiting for one watches, then looks at its reading again. One for the
-/// process (a spurious wake of another hub's wait in the same process only makes it look again).
-fn page_texts() -> &'static tokio::sync::watch::Sender<u64> {
-    static TEXTS: std::sync::OnceLock<tokio::sync::watch::Sender<u64>> = std::sync::OnceLock::new();
-    TEXTS.get_or_init(|| tokio::sync::watch::channel(0).0)
-}
-
-fn page_text_arrived() {
-    page_texts().send_modify(|n| *n = n.wrapping_add(1));
-}
-
-/// Watches the pins' page texts arriving ([`put_page_text`]).
-pub fn watch_page_texts() -> tokio::sync::watch::Receiver<u64> {
-    page_texts().subscribe()
 }
 
 /// Whether a reading an agent gets has its page text.
@@ -501,7 +484,7 @@ pub async fn agent_reading_with_text(
     reading_id: &str,
 ) -> HubResult<Option<(crate::store::StoredReading, PageTextStatus)>> {
     use std::time::Duration;
-    let mut texts = watch_page_texts();
+    let mut texts = hub.watch_page_texts();
     let until = tokio::time::Instant::now() + Duration::from_millis(PAGE_TEXT_WAIT_MS);
     loop {
         texts.borrow_and_update();

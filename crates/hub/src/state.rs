@@ -84,6 +84,9 @@ pub struct Hub {
     pub wait_ceiling_s: u64,
     signals: Mutex<HashMap<String, watch::Sender<PinSignal>>>,
     dock_changes: watch::Sender<u64>,
+    /// Bumped whenever a pin's page text is answered (attached, or said not to come): what a
+    /// `page__get_reading` waiting for one watches before it looks at its reading again.
+    page_texts: watch::Sender<u64>,
 }
 
 impl Hub {
@@ -98,6 +101,7 @@ impl Hub {
             wait_ceiling_s: DEFAULT_WAIT_CEILING_S,
             signals: Mutex::new(HashMap::new()),
             dock_changes: watch::channel(0).0,
+            page_texts: watch::channel(0).0,
         }
     }
 
@@ -153,6 +157,16 @@ impl Hub {
     }
 
     /// Something the dock shows changed (a pairing, a pin, a pin read).
+    /// A pin's page text was answered: the waiting `page__get_reading` calls look again.
+    pub fn page_text_arrived(&self) {
+        self.page_texts.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Watches the pins' page texts arriving.
+    pub fn watch_page_texts(&self) -> watch::Receiver<u64> {
+        self.page_texts.subscribe()
+    }
+
     pub fn dock_changed(&self) {
         self.dock_changes.send_modify(|n| *n = n.wrapping_add(1));
     }
