@@ -592,6 +592,16 @@ describe('revoke in the popup', () => {
       const row = popup.locator(`li[data-pairing-id="${pairingId}"]`);
       // The popup asks the hub how the pin stands when it opens; with the hub down that says so.
       await row.locator('[data-hub-state="unreachable"]').first().waitFor();
+      // The row may say so from what the background already knew (the drop's page text could not
+      // be sent to the stopped hub), before the popup's own refresh has asked: wait until that
+      // refresh (a GET of the grant, made while the grant is live) has been answered, so that it is
+      // not counted as sent after the revoke.
+      for (const until = Date.now() + 10000; ; await new Promise((ok) => setTimeout(ok, 50))) {
+        const asked = recorder.seen.some((r) => r.method === 'GET' && r.path === '/page/grant' && r.authorization);
+        const refreshing = (await popup.locator('#refresh-status').innerText()).trim() !== '';
+        if (asked && !refreshing) break;
+        assert.ok(Date.now() < until, 'the popup refreshed the pin state against the stopped hub');
+      }
       const sinceRevoke = recorder.seen.length;
       const revoke = row.locator('button[data-action="revoke"]');
       await revoke.click();
