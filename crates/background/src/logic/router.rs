@@ -236,6 +236,12 @@ impl Sender {
     }
 }
 
+/// A drop's name as a content script makes it (`newDropId`): kept by the background until the
+/// drop's second message, so its size and alphabet are checked, not trusted.
+fn is_drop_id(id: &str) -> bool {
+    (1..=32).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// Parse a message into a [`Request`], telling apart "not a message", "unknown type" and
 /// "known type, bad fields".
 pub fn parse(message: Value) -> Result<Request, RouterError> {
@@ -245,6 +251,18 @@ pub fn parse(message: Value) -> Result<Request, RouterError> {
     };
     match serde_json::from_value::<Request>(message) {
         Ok(Request::Unknown) => Err(RouterError::UnknownType(kind)),
+        Ok(
+            Request::PageDrop {
+                drop_id: Some(ref id),
+                ..
+            }
+            | Request::PageDropText {
+                drop_id: ref id, ..
+            },
+        ) if !is_drop_id(id) => Err(RouterError::Malformed {
+            kind,
+            reason: "drop_id is not 1 to 32 ASCII letters and digits".into(),
+        }),
         Ok(request) => Ok(request),
         Err(e) => Err(RouterError::Malformed {
             kind,
@@ -489,6 +507,29 @@ mod tests {
         codes.sort();
         codes.dedup();
         assert_eq!(codes.len(), errors.len());
+    }
+
+    #[test]
+    fn a_drop_id_is_checked_not_trusted() {
+        for bad in [
+            String::new(),
+            "d".repeat(33),
+            "d1 ".into(),
+            "d\u{e9}".into(),
+        ] {
+            for message in [
+                json!({ "type": "page.drop", "payload": "{}", "observation": "{}", "drop_id": bad }),
+                json!({ "type": "page.drop_text", "drop_id": bad, "observation": "" }),
+            ] {
+                assert!(
+                    matches!(parse(message.clone()), Err(RouterError::Malformed { .. })),
+                    "{message}"
+                );
+            }
+        }
+        let ok =
+            json!({ "type": "page.drop_text", "drop_id": "d0123abcdef456789", "observation": "" });
+        assert!(parse(ok).is_ok());
     }
 
     #[test]
