@@ -26,6 +26,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
+import { contentScriptSource } from "../lib/content-script.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
@@ -41,7 +42,7 @@ const DEBUG = args.includes("--debug");
 const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
 const PROFILE = DEBUG ? "debug" : "release";
 const READING_BIN = path.join(TARGET_DIR, PROFILE, "examples/reading");
-const CONTENT_JS = await readFile(path.join(ROOT, "extension/content/content.js"), "utf8");
+const CONTENT_JS = contentScriptSource(ROOT);
 const READABILITY_JS = await readFile(path.join(ROOT, "node_modules/@mozilla/readability/Readability.js"), "utf8");
 const READABILITY_VERSION = JSON.parse(
   await readFile(path.join(ROOT, "node_modules/@mozilla/readability/package.json"), "utf8"),
@@ -429,7 +430,7 @@ out.push(`|---|---|---|---|`);
 out.push(`| JSON size (KiB) | ${median(sizes).toFixed(0)} | ${quantile(sizes, 0.95).toFixed(0)} | ${Math.max(...sizes).toFixed(0)} |`);
 out.push(`| nodes | ${median(nodes).toFixed(0)} | ${quantile(nodes, 0.95).toFixed(0)} | ${Math.max(...nodes)} |`);
 out.push("");
-// The collection caps are sized from the reading (extension/content/content.js): no corpus page
+// The collection caps are sized from the reading (extension/content/collect.js): no corpus page
 // should reach them.
 const cut = measured.filter((r) => JSON.parse(r.observation).truncated === true);
 out.push(`Pages cut by the collector's caps (observation \`truncated\`): ${cut.length} of ${measured.length}` +

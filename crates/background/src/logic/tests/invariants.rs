@@ -76,14 +76,15 @@ fn every_message_key_the_logic_shows_exists_in_english() {
     }
 }
 
-/// content.js repeats the drag type of an agent's mark (it cannot import Rust); it must be core's.
+/// The content script repeats the drag type of an agent's mark (it cannot import Rust); it must
+/// be core's.
 #[test]
 fn content_js_drag_type_is_cores() {
-    let js = include_str!("../../../../../extension/content/content.js");
+    let js = include_str!("../../../../../extension/content/collect.js");
     let line = js
         .lines()
         .find(|l| l.contains("var APC_AGENT_TYPE"))
-        .expect("content.js names the drag type");
+        .expect("collect.js names the drag type");
     assert!(
         line.contains(&format!("\"{}\"", apc_core::APC_DRAG_MIME)),
         "{line}"
@@ -151,7 +152,9 @@ fn every_js_file_says_why_it_is_js() {
         [
             "background.js",
             "consent/consent.js",
-            "content/content.js",
+            "content/collect.js",
+            "content/note.js",
+            "content/wire.js",
             "pages/background-link.js",
             "popup/host-access.js",
             "popup/popup.js"
