@@ -11,6 +11,9 @@ use arbitrary::{Result, Unstructured};
 const TAGS: &[&str] = &[
     "div", "p", "span", "a", "br", "main", "article", "section", "h1", "h2", "h3", "li", "ul",
     "pre", "nav", "aside", "footer", "header", "script", "style", "template", "td", "table", "b",
+    // What the Markdown reads (crates/content/src/markdown.rs).
+    "ol", "blockquote", "code", "img", "tr", "th", "thead", "tbody", "h6", "hr", "figure", "kbd",
+    "caption", "dl", "dd",
 ];
 const TEXT: &[&str] = &[
     "a",
@@ -32,6 +35,11 @@ const TEXT: &[&str] = &[
     "\u{feff}",
     "ß",
     "\r\n",
+    "```",
+    "# ",
+    "| ",
+    "\\",
+    "1. ",
 ];
 const DISPLAY: &[&str] = &[
     "block",
@@ -41,6 +49,7 @@ const DISPLAY: &[&str] = &[
     "table-cell",
     "inline flex",
     "list-item",
+    "table-row",
 ];
 const ATTRS: &[(&str, &str)] = &[
     ("id", "comments"),
@@ -55,6 +64,17 @@ const ATTRS: &[(&str, &str)] = &[
     ("aria-hidden", "true"),
     ("href", "https://example.com/x"),
     ("class", "related"),
+    ("href", "../rel x(1)"),
+    ("href", "javascript:alert(1)"),
+    ("href", "#top"),
+    ("alt", "A [diagram] `x`"),
+    ("src", "/i.png"),
+    ("colspan", "3"),
+    ("colspan", "99999"),
+    ("rowspan", "2"),
+    ("start", "-4"),
+    ("class", "language-rust"),
+    ("data-lang", "py`thon"),
 ];
 
 fn text(u: &mut Unstructured) -> Result<String> {
@@ -170,5 +190,10 @@ pub fn observation(u: &mut Unstructured) -> Result<Observation> {
             end: anchor(u, len)?,
         }),
         truncated: u.arbitrary()?,
+        base: if u.arbitrary()? {
+            Some((*u.choose(&["https://example.com/docs/", "not a url", "javascript:x", ""])?).into())
+        } else {
+            None
+        },
     })
 }

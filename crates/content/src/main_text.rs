@@ -475,8 +475,10 @@ fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
         .collect()
 }
 
-/// The main text: the chosen parts' rendered text with noise cut out.
-pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
+/// The main text: the chosen parts' rendered text with noise cut out, and the ranges of the rendered text it was made of, in document order (the
+/// Markdown of the main text renders the same ranges: `markdown.rs`).
+pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Vec<(usize, usize)>) {
+    let mut ranges = Vec::new();
     let mut page = survey(tree, r);
     let fin = scores(&mut page);
     let elements: Vec<usize> = r
@@ -515,23 +517,25 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
     };
     let mut text = String::new();
     for top in parts {
-        text.push_str(&cleaned(&page, &fin, top));
+        text.push_str(&cleaned(&page, &fin, top, &mut ranges));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
-        return text;
+        return (text, ranges);
     }
     // M6: cleaning left less than a paragraph (an app's page of short labels, lists and controls, where every
     // part looks like noise to an article's rules): the page's whole visible text, uncut, so the
     // agent still gets what the person sees.
-    elements
+    let body = elements
         .iter()
         .copied()
         .find(|&i| tree.node(i).tag() == "body")
-        .and_then(|body| r.span(body))
-        .map(|(a, b)| tidy_breaks(r.slice(a, b)))
-        .unwrap_or_default()
+        .and_then(|body| r.span(body));
+    match body {
+        Some((a, b)) => (tidy_breaks(r.slice(a, b)), vec![(a, b)]),
+        None => (String::new(), Vec::new()),
+    }
 }
 
 /// M2: when other candidates score nearly as well as the winner (a body split into chunks),
@@ -699,7 +703,13 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || c.embeds > 1
 }
 
-fn cleaned(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: usize) -> String {
+/// The text of `top` with its noise cut out; the ranges kept go to `kept`.
+fn cleaned(
+    page: &Page<'_, '_, '_>,
+    fin: &[Option<f64>],
+    top: usize,
+    kept: &mut Vec<(usize, usize)>,
+) -> String {
     let (tree, r) = (page.tree, page.r);
     let Some((start, end)) = r.span(top) else {
         return String::new();
@@ -730,10 +740,12 @@ fn cleaned(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: usize) -> String {
     let mut from = start;
     for (a, b) in cuts {
         text.push_str(r.slice(from, a));
+        kept.push((from, a));
         text.push('\n');
         from = b;
     }
     text.push_str(r.slice(from, end));
+    kept.push((from, end));
     text
 }
 

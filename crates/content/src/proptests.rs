@@ -172,6 +172,7 @@ fn observation(
         point,
         selection,
         truncated,
+        base: None,
     }
 }
 
