@@ -303,7 +303,7 @@ fn reading_of(
             (a.min(b), a.max(b))
         }
     };
-    // The pointed block as a whole (a drop), for its Markdown: an image before its caption too.
+    // The pointed block (a drop) or the selection untrimmed, for its Markdown.
     let block = (ps, pe);
     let slice = r.slice(ps, pe);
     ps += slice.len() - slice.trim_start().len();
@@ -363,11 +363,9 @@ fn reading_of(
         after: context_after(r.slice(pe, r.text.len())),
     };
     let links = markdown::Links::new(&url, obs.base.as_deref());
-    let pointed_range = if obs.how == How::Drop && !p3_cut {
-        block
-    } else {
-        (ps, pe)
-    };
+    // The pointed block or the selection as it was made (an image before a caption's text is
+    // in it), unless P3 cut it.
+    let pointed_range = if p3_cut { (ps, pe) } else { block };
     let md = markdown::reading_markdown(
         &tree,
         &r,

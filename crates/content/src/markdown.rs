@@ -19,7 +19,9 @@
 //!   `tt` as code spans.
 //! - K5 tables: GFM pipe tables, the header row marked (the first row when it is in `thead` or
 //!   all `th`; else an empty header row), `colspan` and `rowspan` filled with empty cells (at
-//!   most 64 columns), a cell's line breaks and blocks as `<br>`, its `|` escaped. A table of one
+//!   most 64 columns), a cell's line breaks and blocks as `<br>`, its `|` escaped; a row that is
+//!   kept at all is kept whole, with the table's header row (a pointed cell comes with its row and
+//!   its columns' names). A table of one
 //!   column, or holding a table or a code block (a layout, or a code listing with line numbers),
 //!   is read as blocks.
 //! - K6 links: `a href` resolved against the page's base URL (`<base href>`, else its URL) as
@@ -113,6 +115,7 @@ pub(crate) fn markdown(
         frames: Vec::new(),
         last_frames: Vec::new(),
         next_id: 0,
+        whole: 0,
         lists: Vec::new(),
         sinks: Vec::new(),
         tight: false,
@@ -169,6 +172,8 @@ struct Writer<'t, 'o, 'r> {
     /// the frames it shares with the next.
     last_frames: Vec<u32>,
     next_id: u32,
+    /// Inside a table row that is kept: its cells are read whole (K5).
+    whole: u32,
     lists: Vec<List>,
     sinks: Vec<Sink>,
     /// The next block follows the last one on the next line (an item of the same list).
@@ -182,6 +187,9 @@ impl Writer<'_, '_, '_> {
     /// The kept ranges that intersect `[a, b)`; an empty span (an image, a rule) is kept where
     /// its place is.
     fn touches(&self, a: usize, b: usize) -> bool {
+        if self.whole > 0 {
+            return true;
+        }
         if a == b {
             let i = self.keep.partition_point(|&(_, kb)| kb < a);
             self.keep.get(i).is_some_and(|&(ka, _)| ka <= a)
@@ -193,6 +201,9 @@ impl Writer<'_, '_, '_> {
 
     /// The kept text of `[a, b)`.
     fn kept(&self, a: usize, b: usize) -> String {
+        if self.whole > 0 {
+            return self.r.slice(a, b).to_owned();
+        }
         let mut s = String::new();
         let i = self.keep.partition_point(|&(_, kb)| kb <= a);
         for &(ka, kb) in self.keep.get(i..).unwrap_or(&[]) {
@@ -687,13 +698,23 @@ impl Writer<'_, '_, '_> {
         let mut lines: Vec<String> = Vec::new();
         let mut carry: Vec<usize> = vec![0; width];
         let mut header_done = false;
-        for ((row, in_head), row_cells) in rows.iter().zip(&cells) {
-            let Some((a, b)) = self.r.span(*row) else {
-                continue;
-            };
-            if !self.touches(a, b) {
+        // A table's header row comes with any of its rows that is kept, and a kept row comes
+        // whole: a cell is read with the row and the columns it belongs to.
+        let kept_rows: Vec<bool> = rows
+            .iter()
+            .map(|&(row, _)| self.r.span(row).is_some_and(|(a, b)| self.touches(a, b)))
+            .collect();
+        let any_kept = kept_rows.iter().any(|&k| k);
+        for (((row, in_head), row_cells), kept) in rows.iter().zip(&cells).zip(kept_rows) {
+            let head_row = *in_head
+                || (!header_done
+                    && lines.is_empty()
+                    && row_cells.iter().all(|&c| self.tree.node(c).tag() == "th"));
+            if self.r.span(*row).is_none() || !(kept || (head_row && any_kept && lines.is_empty()))
+            {
                 continue;
             }
+            self.whole += 1;
             let mut line: Vec<String> = Vec::with_capacity(width);
             let mut at = 0;
             let mut next = row_cells.iter().peekable();
@@ -726,10 +747,9 @@ impl Writer<'_, '_, '_> {
                 }
                 at += cols;
             }
+            self.whole -= 1;
             line.truncate(width);
-            let is_header = !header_done
-                && lines.is_empty()
-                && (*in_head || row_cells.iter().all(|&c| self.tree.node(c).tag() == "th"));
+            let is_header = !header_done && lines.is_empty() && head_row;
             if lines.is_empty() && !is_header {
                 lines.push(table_line(&vec![String::new(); width]));
                 lines.push(table_line(&vec!["---".to_owned(); width]));

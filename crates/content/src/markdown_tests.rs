@@ -427,3 +427,38 @@ fn md_hidden_text_stays_out_of_the_markdown() {
     assert_eq!(md, "Shown\n\nAlso shown");
     let _ = text_node;
 }
+
+#[test]
+fn md_k5_a_pointed_cell_comes_with_its_row_and_the_header() {
+    let table = e(
+        "table",
+        vec![
+            e(
+                "thead",
+                vec![e(
+                    "tr",
+                    vec![e("th", vec![x("Option")]), e("th", vec![x("Default")])],
+                )],
+            ),
+            e(
+                "tbody",
+                vec![
+                    e(
+                        "tr",
+                        vec![e("td", vec![x("--fast")]), e("td", vec![x("off")])],
+                    ),
+                    e(
+                        "tr",
+                        vec![e("td", vec![x("--level")]), e("td", vec![x("3")])],
+                    ),
+                ],
+            ),
+        ],
+    );
+    let r = reading(&drop_on(page(vec![table]), "--level"));
+    assert_eq!(r.pointed.text, "--level");
+    assert_eq!(
+        r.markdown.unwrap().pointed,
+        "| Option | Default |\n| --- | --- |\n| --level | 3 |"
+    );
+}
