@@ -263,36 +263,46 @@ describe('pointing an agent at page text', () => {
 
   it('structure by drop: the agent reads code, a table, a nested list, a quote, links and an image as Markdown', async () => {
     const page = await ext.context.newPage();
-    await page.goto(site.url('/structure.html'));
-    for (const s of structures(site.origin)) {
-      const focus = await dropForFocus(page, s.drop);
-      const reading = await readFocus(focus, { format: null });
-      assert.equal(reading.pointed.how, 'drop');
-      assert.equal(reading.pointed.text, s.dropMd ?? s.md, s.what);
-      // The plain text is what it always was.
-      const plain = await readFocus(focus);
-      assert.ok(!plain.pointed.text.includes('```') && !plain.pointed.text.includes('| ---'), s.what);
+    try {
+      await page.goto(site.url('/structure.html'));
+      for (const s of structures(site.origin)) {
+        await page.locator(s.drop).scrollIntoViewIfNeeded();
+        const focus = await dropForFocus(page, s.drop).catch((e) => {
+          throw new Error(`${s.what}: ${e.message}`);
+        });
+        const reading = await readFocus(focus, { format: null });
+        assert.equal(reading.pointed.how, 'drop');
+        assert.equal(reading.pointed.text, s.dropMd ?? s.md, s.what);
+        // The plain text is what it always was: no markup of ours.
+        const plain = await readFocus(focus);
+        assert.ok(!/^````|\| ---|\]\(|^> |^- /m.test(plain.pointed.text), `${s.what}: ${plain.pointed.text}`);
+      }
+    } finally {
+      await page.close();
     }
-    await page.close();
   });
 
   it('structure by selection: the same structures arrive as Markdown, and the main text keeps them', async () => {
     const page = await ext.context.newPage();
-    await page.goto(site.url('/structure.html'));
-    let last;
-    for (const s of structures(site.origin)) {
-      await selectText(page, s.select);
-      const waiting = waitForFocus();
-      const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
-      assert.equal(reply.ok, true, JSON.stringify(reply));
-      const { result } = await waiting;
-      last = await readFocus(result.focus, { format: null });
-      assert.equal(last.pointed.how, 'selection');
-      assert.equal(last.pointed.text, s.md, s.what);
+    try {
+      await page.goto(site.url('/structure.html'));
+      let last;
+      for (const s of structures(site.origin)) {
+        await selectText(page, s.select);
+        const waiting = waitForFocus();
+        const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
+        assert.equal(reply.ok, true, JSON.stringify(reply));
+        const { result } = await waiting;
+        assert.equal(result.timed_out, false, `${s.what}: the agent got no focus`);
+        last = await readFocus(result.focus, { format: null });
+        assert.equal(last.pointed.how, 'selection');
+        assert.equal(last.pointed.text, s.md, s.what);
+      }
+      assert.match(last.page_text, /^## Usage$/m);
+      assert.ok(last.page_text.includes(structures(site.origin)[0].md), last.page_text);
+    } finally {
+      await page.close();
     }
-    assert.match(last.page_text, /^## Usage$/m);
-    assert.ok(last.page_text.includes(structures(site.origin)[0].md), last.page_text);
-    await page.close();
   });
 
   it('pairing with the code the dock shows, from the popup, then Unpin there', async () => {
