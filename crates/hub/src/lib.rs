@@ -7,7 +7,8 @@
 //! imports none of the layers above), [`security`] (Host, Origin, CSRF, minting, the dock's password),
 //! [`focus`] (a pin as a focus), [`page`] (the page app's endpoints), [`mcp`] (the agent's tools),
 //! [`dock`] (the dock page), [`conn`] (a connection's refusals as JSON), [`server`] (routes, the accept
-//! loop and its limits, startup), [`cli`] (command line).
+//! loop and its limits, startup), [`cli`] (command line). `testkit` (feature `test-support`) is
+//! what the crate's tests, examples and benchmark share.
 
 pub mod cli;
 pub mod conn;
@@ -21,6 +22,8 @@ pub mod security;
 pub mod server;
 pub mod state;
 pub mod store;
+#[cfg(feature = "test-support")]
+pub mod testkit;
 pub mod tickets;
 
 pub use server::{router, serve, ServeOptions};
