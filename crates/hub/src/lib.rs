@@ -11,16 +11,24 @@
 //! what the crate's tests, examples and benchmark share.
 
 pub mod cli;
+pub mod client_config;
+pub mod clients;
 pub mod conn;
 pub mod dock;
 pub mod error;
 pub mod focus;
+pub mod install;
+pub mod instance;
 pub mod mcp;
 pub mod page;
+pub mod places;
+pub mod relay;
 pub mod secrets;
 pub mod security;
 pub mod server;
+pub mod service;
 pub mod state;
+pub mod status;
 pub mod store;
 #[cfg(feature = "test-support")]
 pub mod testkit;
