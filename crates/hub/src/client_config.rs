@@ -253,15 +253,10 @@ fn merge_toml(
     let Some(merged) = decide(found, &wanted, &target.entry_name, path)? else {
         return Ok((text.to_owned(), Merged::Unchanged));
     };
-    let mut table = toml_edit::Table::new();
-    if let Some(map) = wanted.as_object() {
-        for (k, v) in map {
-            if let Some(s) = v.as_str() {
-                table.insert(k, toml_edit::value(s));
-            }
-        }
-    }
-    servers.insert(&target.entry_name, toml_edit::Item::Table(table));
+    servers.insert(
+        &target.entry_name,
+        toml_edit::Item::Table(crate::clients::toml_table(&wanted)),
+    );
     Ok((doc.to_string(), merged))
 }
 

@@ -206,15 +206,10 @@ impl Client {
                 let mut doc = toml_edit::DocumentMut::new();
                 let mut servers = toml_edit::Table::new();
                 servers.set_implicit(true);
-                let mut table = toml_edit::Table::new();
-                if let Some(map) = entry.as_object() {
-                    for (k, v) in map {
-                        if let Some(s) = v.as_str() {
-                            table.insert(k, toml_edit::value(s));
-                        }
-                    }
-                }
-                servers.insert(&target.entry_name, toml_edit::Item::Table(table));
+                servers.insert(
+                    &target.entry_name,
+                    toml_edit::Item::Table(toml_table(&entry)),
+                );
                 doc.insert(self.servers_key(), toml_edit::Item::Table(servers));
                 doc.to_string()
             }
@@ -288,6 +283,19 @@ impl Client {
             Client::Gemini => "Start Gemini CLI again; `/mcp` lists it.",
         }
     }
+}
+
+/// An entry (an object of strings) as a TOML table, for Codex's file.
+pub fn toml_table(entry: &Value) -> toml_edit::Table {
+    let mut table = toml_edit::Table::new();
+    if let Some(map) = entry.as_object() {
+        for (k, v) in map {
+            if let Some(s) = v.as_str() {
+                table.insert(k, toml_edit::value(s));
+            }
+        }
+    }
+    table
 }
 
 /// Cursor's `config` parameter: the server's entry as JSON, in base64.

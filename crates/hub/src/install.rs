@@ -280,7 +280,7 @@ pub fn uninstall(
     Ok(())
 }
 
-/// The data directory a service serves, as its definition says (for `status`), if one is written.
+/// The address the installed service listens on, as its definition says, if one is written.
 pub fn installed_listen(places: &Places) -> Option<SocketAddr> {
     let bytes = std::fs::read(service::definition_path(places)).ok()?;
     let text = match places.os {
@@ -295,9 +295,8 @@ pub fn installed_listen(places: &Places) -> Option<SocketAddr> {
     };
     let at = text.find("--listen")? + "--listen".len();
     text[at..]
-        .split(|c: char| c.is_whitespace() || c == '"' || c == '<' || c == '>')
-        .find(|w| !w.is_empty() && *w != "string")
-        .and_then(|w| w.parse().ok())
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '<' | '>' | '&' | ';'))
+        .find_map(|w| w.parse().ok())
 }
 
 /// The installed binary, if `install` put one there; else this one.
@@ -309,4 +308,31 @@ pub fn exe_for_clients(places: &Places) -> PathBuf {
     std::env::current_exe()
         .and_then(std::fs::canonicalize)
         .unwrap_or(installed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_installed_address_reads_back_from_every_systems_definition() {
+        let home = tempfile::tempdir().unwrap();
+        for os in [Os::Linux, Os::MacOs, Os::Windows] {
+            let places = Places::in_home(os, home.path());
+            let spec = Spec {
+                exe: places.installed_exe(),
+                listen: "127.0.0.1:7499".into(),
+                data_dir: home.path().join("data"),
+                log_dir: places.log_dir(),
+            };
+            let path = service::definition_path(&places);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, service::definition(&places, &spec)).unwrap();
+            assert_eq!(
+                installed_listen(&places),
+                Some("127.0.0.1:7499".parse().unwrap()),
+                "{os:?}"
+            );
+        }
+    }
 }

@@ -1262,3 +1262,26 @@ async fn every_refusal_is_json() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_dock_shows_every_clients_entry_for_each_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let dock = hub.dock().await;
+    for client in apc_hub::clients::Client::ALL {
+        let at = dock
+            .html
+            .find(&format!("data-client=\"{}\"", client.id()))
+            .unwrap_or_else(|| panic!("{client:?} is missing"));
+        let entry = &dock.html[at..at + dock.html[at..].find("</dd>").unwrap()];
+        if client.uses_stdio() {
+            assert!(entry.contains("&quot;mcp&quot;"), "{entry}");
+        } else {
+            assert!(entry.contains(&dock.mcp_url), "{client:?}: {entry}");
+        }
+    }
+    assert!(dock.html.contains("href=\"vscode:mcp/install?"));
+    assert!(dock.html.contains(
+        "href=\"cursor://anysphere.cursor-deeplink/mcp/install?name=apc-default&amp;config="
+    ));
+}

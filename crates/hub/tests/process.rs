@@ -219,3 +219,53 @@ async fn a_remote_hubs_dock_asks_for_its_password() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+#[tokio::test]
+async fn a_second_hub_on_the_same_data_refuses_and_status_tells_the_truth_after_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut first, origin) = spawn(&data, &[]);
+    let second = hub_bin()
+        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(3), "{second:?}");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("already serving"), "{said}");
+    assert!(said.contains(&origin), "{said}");
+    // The first is untouched.
+    let res = reqwest::get(format!("{origin}/.well-known/apc.json"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let status = |data: &Path| -> Value {
+        let out = hub_bin()
+            .args(["status", "--json", "--data-dir"])
+            .arg(data)
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let running = status(&data);
+    assert_eq!(running["running"]["origin"], origin);
+    assert_eq!(running["running"]["answers"], true);
+    // Killed, it leaves its run file behind; the lock went with it, and status says so.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(data.join("hub.run.json").exists());
+    let stopped = status(&data);
+    assert_eq!(stopped["running"], Value::Null);
+    let ids: Vec<_> = stopped["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(ids.contains(&"not_running".to_owned()), "{ids:?}");
+    // And a new hub starts on that data.
+    let (mut again, _) = spawn(&data, &[]);
+    again.kill().unwrap();
+    again.wait().unwrap();
+}
