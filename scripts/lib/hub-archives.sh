@@ -100,7 +100,7 @@ hub_archives() {
     else
       file=$out/$name.tar.gz
       (cd "$hubwork" && LC_ALL=C tar --sort=name --format=ustar --owner=0 --group=0 --numeric-owner \
-        --mtime="@$epoch" -cf - "$name") | gzip -n -9 >"$file"
+        --mtime="@$epoch" -cf - "$name") | gzip -n >"$file"
     fi
     HUB_ARCHIVES+=("$file")
   done
