@@ -287,14 +287,7 @@ async fn main() {
     let mut html = String::new();
     for _ in 0..20 {
         let t = Instant::now();
-        html = http
-            .get(format!("{origin}/"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        html = testkit::get_text(&http, &format!("{origin}/")).await;
         dock_ms.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     let (p50, p95, _) = stats(dock_ms);

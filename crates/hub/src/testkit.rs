@@ -243,17 +243,14 @@ pub fn csrf(html: &str) -> String {
     html[at..at + html[at..].find('"').unwrap()].to_owned()
 }
 
+/// The body of `GET url`.
+pub async fn get_text(http: &reqwest::Client, url: &str) -> String {
+    http.get(url).send().await.unwrap().text().await.unwrap()
+}
+
 /// The CSRF token of the dock page the hub at `origin` serves.
 pub async fn dock_csrf(http: &reqwest::Client, origin: &str) -> String {
-    let html = http
-        .get(format!("{origin}/"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    csrf(&html)
+    csrf(&get_text(http, &format!("{origin}/")).await)
 }
 
 /// `POST /dock/tickets { agent }` as the dock's own script sends it.
