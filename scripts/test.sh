@@ -27,6 +27,11 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 step "cargo test (workspace, native; includes the reading's property pass)"
 cargo test --workspace --quiet
 
+step "apc-hub type-checks for macOS and Windows (cargo zigbuild check; the C of bundled SQLite through zig)"
+# The venv holds PyPI's ziglang and cargo-zigbuild (tests/requirements.txt).
+PATH="$PWD/.venv/bin:$PATH" cargo-zigbuild check --quiet --locked -p apc-hub \
+  --target x86_64-apple-darwin --target aarch64-apple-darwin --target x86_64-pc-windows-gnu
+
 step "the fuzz targets still build (their runs: scripts/fuzz.sh; the fuzz crate is outside the workspace)"
 cargo check --quiet --manifest-path fuzz/Cargo.toml --all-targets
 
@@ -47,7 +52,7 @@ scripts/build-extension.sh
 cargo build --quiet -p apc-hub
 export APC_HUB_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/apc-hub"
 
-step "store packages from that build (web-ext lint --warnings-as-errors on the .xpi)"
+step "store packages from that build (web-ext lint --warnings-as-errors on the .xpi); the hub's archives of the release builds present"
 scripts/package.sh --no-build
 
 step "hub: MCP conformance suite"

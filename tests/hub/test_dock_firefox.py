@@ -17,7 +17,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.firefox.options import Options
 
-from test_mcp_loop import hub_bin
+from hubkit import hub_bin
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 
