@@ -23,9 +23,7 @@ use adapters::BrowserEnv;
 use logic::{events, router};
 use wasm_bindgen::prelude::*;
 
-/// The extension's version: the crate's version, which `extension/manifest.json` repeats (a test
-/// checks that they agree).
-pub const EXTENSION_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use logic::EXTENSION_VERSION;
 
 /// Runs once when the module is instantiated: a panic is reported on the console (with its message
 /// and place) instead of an opaque "unreachable executed".

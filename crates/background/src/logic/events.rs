@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::flows::{self, PointBy};
 use super::ports::{Env, Tab};
-use super::state::MENU_PREFIX;
+use super::views::MENU_PREFIX;
 
 /// The alarm that retries give backs (one-shot, set for the next due one).
 pub const GIVE_BACK_ALARM: &str = "apc-give-back";

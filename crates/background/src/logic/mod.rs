@@ -35,3 +35,8 @@ pub mod views;
 
 #[cfg(test)]
 mod tests;
+
+/// The extension's version: the crate's version, which `extension/manifest.json` repeats (a test
+/// checks that they agree). Here, not in `lib.rs`, so the router answering `ping` with it names no
+/// module above the logic.
+pub const EXTENSION_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -83,6 +83,9 @@ impl Note {
     }
 }
 
+/// Context menu ids: one entry per live pairing, `point:<pairing id>`.
+pub const MENU_PREFIX: &str = "point:";
+
 /// The toolbar badge: a dot while a pin is unread, a check once the agent read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -107,6 +110,54 @@ pub struct ToolbarView {
     pub pin_status_alarm: bool,
     /// When the next give back is due (epoch ms), if one waits.
     pub give_back_at_ms: Option<u64>,
+}
+
+impl Badge {
+    /// Whether any live pairing's pin is unread, any is read, or none.
+    pub fn of(state: &State) -> Self {
+        let pins = state
+            .pairings
+            .iter()
+            .filter(|p| p.is_live())
+            .filter_map(|p| p.pin.as_ref());
+        let mut badge = Badge::None;
+        for pin in pins {
+            if pin.seen_at.is_none() {
+                return Badge::Unread;
+            }
+            badge = Badge::Read;
+        }
+        badge
+    }
+}
+
+impl ToolbarView {
+    /// Badge, one menu entry per live pairing (naming its agent and its hub), and the alarms.
+    pub fn of(state: &State) -> Self {
+        let menus = state
+            .pairings
+            .iter()
+            .filter(|p| p.is_live())
+            .map(|p| MenuEntry {
+                id: format!("{MENU_PREFIX}{}", p.id),
+                title: Msg::new(
+                    "menuPointAgent",
+                    [
+                        // Chromium would put the selection in place of `%s`.
+                        p.agent_name.replace('%', "%\u{200B}"),
+                        apc_core::display_origin(&p.hub_origin),
+                    ],
+                ),
+            })
+            .collect();
+        let badge = Badge::of(state);
+        ToolbarView {
+            badge,
+            menus,
+            pin_status_alarm: badge == Badge::Unread,
+            give_back_at_ms: state.next_give_back_ms(),
+        }
+    }
 }
 
 /// A pin as the popup shows it.
@@ -294,4 +345,52 @@ pub struct ConsentView {
     pub page_display: Option<String>,
     /// Allow is enabled once the window has been visible and focused this long.
     pub allow_after_ms: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::state::tests::record;
+
+    #[test]
+    fn badge_and_menus_follow_the_pairings() {
+        let mut s = State::default();
+        s.add(record("p1", "a", PairedBy::Code)).unwrap();
+        s.add(record("p2", "b", PairedBy::Drop)).unwrap();
+        assert_eq!(Badge::of(&s), Badge::None);
+        s.pinned(
+            "p1",
+            PinState {
+                id: "rd_1".into(),
+                pinned_at: "t".into(),
+                seen_at: Some("t2".into()),
+            },
+            "t",
+        );
+        assert_eq!(Badge::of(&s), Badge::Read);
+        s.pinned(
+            "p2",
+            PinState {
+                id: "rd_2".into(),
+                pinned_at: "t".into(),
+                seen_at: None,
+            },
+            "t",
+        );
+        assert_eq!(Badge::of(&s), Badge::Unread);
+        let toolbar = ToolbarView::of(&s);
+        assert!(toolbar.pin_status_alarm);
+        assert_eq!(
+            toolbar
+                .menus
+                .iter()
+                .map(|m| m.id.as_str())
+                .collect::<Vec<_>>(),
+            ["point:p1", "point:p2"]
+        );
+        assert_eq!(
+            toolbar.menus[0].title.subs,
+            ["A".to_owned(), "127.0.0.1:7410".to_owned()]
+        );
+    }
 }

@@ -12,7 +12,7 @@ use apc_core::pairing_code::normalize_pairing_code;
 
 use super::outcome::{ConsentAsked, ConsentOpened, ConsentOutcome, Flow, FlowError};
 use super::pin::kept_pin;
-use super::{now, show_toolbar};
+use super::shared::{now, show_toolbar};
 use crate::logic::hub_api;
 use crate::logic::ports::{Clock, Env, GrantVault, PageUi, PendingConsent, Store};
 use crate::logic::state::{HubState, PairedBy, PairingRecord};

@@ -8,7 +8,7 @@ use apc_core::web_origin;
 use super::outcome::Flow;
 use super::pin::note_hub_error;
 use super::revoke::retry_give_backs;
-use super::{now, show_toolbar};
+use super::shared::{now, show_toolbar};
 use crate::logic::hub_api;
 use crate::logic::ports::{Env, GrantVault, PageUi, Store};
 use crate::logic::state::{HubState, PairingRecord, TryBy};

@@ -16,6 +16,7 @@ const LOGIC: &[(&str, &str)] = &[
     ("flows/point.rs", include_str!("../flows/point.rs")),
     ("flows/reading.rs", include_str!("../flows/reading.rs")),
     ("flows/revoke.rs", include_str!("../flows/revoke.rs")),
+    ("flows/shared.rs", include_str!("../flows/shared.rs")),
     ("flows/status.rs", include_str!("../flows/status.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
     ("page_texts.rs", include_str!("../page_texts.rs")),
