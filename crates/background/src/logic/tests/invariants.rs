@@ -5,6 +5,7 @@
 /// Every file under `src/logic/` (tests apart).
 const LOGIC: &[(&str, &str)] = &[
     ("mod.rs", include_str!("../mod.rs")),
+    ("apc_json.rs", include_str!("../apc_json.rs")),
     ("app_checks.rs", include_str!("../app_checks.rs")),
     ("events.rs", include_str!("../events.rs")),
     ("flows/consent.rs", include_str!("../flows/consent.rs")),
@@ -19,6 +20,7 @@ const LOGIC: &[(&str, &str)] = &[
     ("flows/shared.rs", include_str!("../flows/shared.rs")),
     ("flows/status.rs", include_str!("../flows/status.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
+    ("memory.rs", include_str!("../memory.rs")),
     ("page_texts.rs", include_str!("../page_texts.rs")),
     ("ports.rs", include_str!("../ports.rs")),
     ("router.rs", include_str!("../router.rs")),
