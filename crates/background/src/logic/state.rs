@@ -151,6 +151,11 @@ impl State {
         self.pairings.iter_mut().find(|p| p.id == id)
     }
 
+    /// The pairings the extension may still send its grant for, in order.
+    pub fn live_pairings(&self) -> impl Iterator<Item = &PairingRecord> {
+        self.pairings.iter().filter(|p| p.is_live())
+    }
+
     /// A live pairing by id.
     pub fn live(&self, id: &str) -> Option<&PairingRecord> {
         self.get(id).filter(|p| p.is_live())

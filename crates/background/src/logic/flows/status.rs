@@ -18,7 +18,7 @@ use crate::logic::views::PopupView;
 /// limit once, not once per pairing).
 pub async fn refresh_status<E: Env>(env: &E) -> Flow<()> {
     let state = env.store().load().await?;
-    let live: Vec<&PairingRecord> = state.pairings.iter().filter(|p| p.is_live()).collect();
+    let live: Vec<&PairingRecord> = state.live_pairings().collect();
     let mut grants = Vec::new();
     for record in &live {
         grants.push(env.vault().get(&record.id).await?);

@@ -125,6 +125,32 @@ fn pages_repeat_no_rule_of_the_background() {
     );
 }
 
+/// The popup shows a hub's state in the words the view model gives (`HubView::text`): popup.js
+/// names none of the messages a hub state is said in, nor reads the stored state's fields.
+#[test]
+fn popup_js_chooses_no_words_for_a_hub_state() {
+    let popup = include_str!("../../../../../extension/popup/popup.js");
+    for key in [
+        "hubUnknown",
+        "hubReachable",
+        "hubUnreachable",
+        "hubRevoked",
+        "hubForgotten",
+    ] {
+        assert!(!popup.contains(key), "popup.js chooses {key}");
+    }
+    for field in [
+        "hub.reason",
+        "hub.by",
+        "hub?.reason",
+        "hub?.by",
+        "hub.at",
+        "hub?.at",
+    ] {
+        assert!(!popup.contains(field), "popup.js reads the stored {field}");
+    }
+}
+
 /// ARCHITECTURE.md: "JS collects, forwards, renders": JS exists only where the browser forces it, and
 /// each file says why in its opening comment. A new JS file must be listed here.
 #[test]
