@@ -22,13 +22,13 @@ import zipfile
 import pytest
 from selenium import webdriver
 
+# tests/browser's helpers (on the path: tests/realinput/conftest.py puts it there).
+from apc_firefox import firefox_with_addon
+
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 DIST = REPO_ROOT / "dist"
-FIREFOX = os.environ.get("APC_FIREFOX", "/usr/bin/firefox-esr")
 CHROMIUM = os.environ.get("APC_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("APC_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
-GECKODRIVER = os.environ.get("APC_GECKODRIVER") or shutil.which("geckodriver") or str(
-    pathlib.Path.home() / ".cargo" / "bin" / "geckodriver")
 FIREFOX_UUID = "0b7c3f1e-2d4a-4e6b-9a8c-1f2e3d4c5b6a"
 SCREEN = (1600, 1000)
 # What a person waits for at most before calling a step broken (polled, never slept).
@@ -221,27 +221,15 @@ class Browser:
 
 
 def launch_firefox(display, xpi, prefs=None):
-    from selenium.webdriver.firefox.options import Options
-    from selenium.webdriver.firefox.service import Service
-
     with zipfile.ZipFile(xpi) as z:
         gecko_id = json.loads(z.read("manifest.json"))["browser_specific_settings"]["gecko"]["id"]
-    options = Options()
-    options.binary_location = FIREFOX
-    options.set_preference("extensions.webextensions.uuids", json.dumps({gecko_id: FIREFOX_UUID}))
-    # A person's Firefox: no first-run pages, windows where the test puts them.
-    options.set_preference("browser.shell.checkDefaultBrowser", False)
-    options.set_preference("browser.startup.homepage_override.mstone", "ignore")
-    options.set_preference("ui.popup.disable_autohide", False)
-    for name, value in (prefs or {}).items():
-        options.set_preference(name, value)
-    service = Service(executable_path=GECKODRIVER, service_args=["--allow-system-access"], env=display.env())
-    driver = webdriver.Firefox(options=options, service=service)
-    try:
-        driver.install_addon(str(xpi), temporary=True)
-    except Exception:
-        driver.quit()
-        raise
+    driver = firefox_with_addon(xpi, gecko_id, FIREFOX_UUID, env=display.env(), prefs={
+        # A person's Firefox: no first-run pages, windows where the test puts them.
+        "browser.shell.checkDefaultBrowser": False,
+        "browser.startup.homepage_override.mstone": "ignore",
+        "ui.popup.disable_autohide": False,
+        **(prefs or {}),
+    })
     browser = Browser(driver, f"moz-extension://{FIREFOX_UUID}", display.env())
     browser.name = "firefox"
     return browser

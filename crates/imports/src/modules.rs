@@ -376,14 +376,19 @@ impl Tree {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn tree(files: &[(&str, &str)]) -> Tree {
-        let files: BTreeMap<String, String> = files
+    /// Made-up sources: a path from `src` → its text.
+    pub(crate) fn sources(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+        files
             .iter()
             .map(|(p, s)| (p.to_string(), s.to_string()))
-            .collect();
+            .collect()
+    }
+
+    fn tree(files: &[(&str, &str)]) -> Tree {
+        let files = sources(files);
         Tree::load("lib.rs", &|p| files.get(p).cloned()).unwrap()
     }
 

@@ -4,10 +4,7 @@
 use super::*;
 
 fn graph(files: &[(&str, &str)]) -> Graph {
-    let files: BTreeMap<String, String> = files
-        .iter()
-        .map(|(p, s)| (p.to_string(), s.to_string()))
-        .collect();
+    let files = crate::modules::tests::sources(files);
     Graph::load("lib.rs", &|p| files.get(p).cloned()).unwrap()
 }
 
