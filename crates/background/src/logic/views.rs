@@ -209,22 +209,22 @@ impl From<&HubState> for HubView {
             HubState::Reachable { at } => {
                 (HubMark::Reachable, Msg::new("hubReachable", []), Some(at))
             }
-            HubState::Unreachable { at, reason } => {
-                let text = if reason.is_empty() {
-                    Msg::new("hubUnreachable", [])
-                } else {
-                    Msg::new("hubUnreachableReason", [reason.clone()])
-                };
-                (HubMark::Unreachable, text, Some(at))
-            }
-            HubState::RevokedByHub { at, by } => {
-                let text = if by.is_empty() {
-                    Msg::new("hubRevoked", [])
-                } else {
-                    Msg::new("hubRevokedBy", [by.clone()])
-                };
-                (HubMark::RevokedByHub, text, Some(at))
-            }
+            HubState::Unreachable { at, reason } => (
+                HubMark::Unreachable,
+                match reason.as_str() {
+                    "" => Msg::new("hubUnreachable", []),
+                    reason => Msg::new("hubUnreachableReason", [reason.to_owned()]),
+                },
+                Some(at),
+            ),
+            HubState::RevokedByHub { at, by } => (
+                HubMark::RevokedByHub,
+                match by.as_str() {
+                    "" => Msg::new("hubRevoked", []),
+                    by => Msg::new("hubRevokedBy", [by.to_owned()]),
+                },
+                Some(at),
+            ),
             HubState::Forgotten { at } => {
                 (HubMark::Forgotten, Msg::new("hubForgotten", []), Some(at))
             }
