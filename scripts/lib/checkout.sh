@@ -4,7 +4,9 @@
 #
 #   checkout_snapshot         prints each file that differs from HEAD or is untracked and not ignored,
 #                             with a hash of its content now ("gone" if it was deleted)
-#   checkout_unchanged FILE   0 when the checkout is as the snapshot in FILE says; else names each
+#   checkout_unchanged FILE [FOLDER/...]
+#                             0 when the checkout is as the snapshot in FILE says (but for files in
+#                             the FOLDERs named, which the run was asked to write); else names each
 #                             file the run wrote, created or deleted, and returns 1
 # Outside a git checkout there is nothing to compare: checkout_unchanged says so and returns 0.
 
@@ -28,13 +30,17 @@ checkout_snapshot() {
 }
 
 checkout_unchanged() {
-  local before=$1 changed
+  local before=$1 changed folder
+  shift
   if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     echo "not a git checkout: nothing to compare"
     return 0
   fi
   # (diff says 1 when they differ: that is the answer here, not a failure of the pipe.)
   changed=$({ diff "$before" <(checkout_snapshot) || true; } | sed -n 's/^[<>] [^ ]* //p' | LC_ALL=C sort -u)
+  for folder in "$@"; do
+    changed=$(printf '%s\n' "$changed" | awk -v folder="$folder" 'NF && index($0, folder) != 1')
+  done
   if [ -n "$changed" ]; then
     echo "the run changed files git tracks or does not ignore (a run's output goes to an ignored folder):" >&2
     printf '%s\n' "$changed" | sed 's/^/  /' >&2

@@ -45,12 +45,12 @@ def test_an_unknown_part_is_refused_with_the_list_of_parts():
     assert whole == WHOLE
 
 
-def guard(repo, script):
+def guard(repo, script, *refreshed):
     """Runs `script` in `repo` between a snapshot and the check, as test.sh does around its parts
     (under `set -euo pipefail`, as test.sh runs)."""
     return subprocess.run(
         ["bash", "-c", f'set -euo pipefail; . "{CHECKOUT_SH}"; s=$(mktemp); checkout_snapshot >"$s"; {script};'
-         ' checkout_unchanged "$s"'],
+         f' checkout_unchanged "$s" {" ".join(refreshed)}'],
         cwd=repo, capture_output=True, text=True, timeout=30)
 
 
@@ -79,6 +79,17 @@ def test_the_check_names_what_a_run_wrote_and_lets_ignored_output_be(tmp_path):
     left = guard(repo, "echo x > stray.log")
     assert left.returncode == 1 and "  stray.log" in left.stderr, left.stderr
     (repo / "stray.log").unlink()
+
+    # Asked to refresh a folder's committed files, the run may write those, and only those.
+    (repo / "docs").mkdir()
+    (repo / "docs" / "a.png").write_bytes(b"old")
+    git("add", "docs/a.png")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "docs")
+    asked = guard(repo, "printf new > docs/a.png", "docs/")
+    assert asked.returncode == 0, asked.stderr
+    beyond = guard(repo, "printf newer > docs/a.png; printf new > shot.png", "docs/")
+    assert beyond.returncode == 1 and "  shot.png" in beyond.stderr and "a.png" not in beyond.stderr, beyond.stderr
+    git("checkout", "shot.png")
 
     gone = guard(repo, "rm shot.png")
     assert gone.returncode == 1 and "  shot.png" in gone.stderr, gone.stderr
