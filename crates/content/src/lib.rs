@@ -35,6 +35,7 @@
 
 #![deny(clippy::indexing_slicing, clippy::string_slice)]
 
+mod error;
 pub mod focus;
 pub mod main_text;
 pub mod observation;
@@ -50,6 +51,7 @@ mod tests;
 
 use apc_core::page_link::{How, PageReading, Pointed, ReadingContext, READING_MAX_BYTES};
 use apc_core::reading_rules::ReadingError;
+pub use error::ContentError;
 pub use observation::{Anchor, Node, Observation, Point, Selection, Style, OBSERVATION_VERSION};
 
 use observation::Tree;
@@ -67,48 +69,6 @@ pub const HEADING_MAX_CHARS: usize = apc_core::reading_rules::READING_HEADING_MA
 const HEADING_SCAN_BYTES: usize = 1024;
 /// Most bytes of a lang tag (U2; the reading rule's cap).
 pub const LANG_MAX_BYTES: usize = apc_core::reading_rules::READING_LANG_MAX_BYTES;
-
-/// Why an observation makes no reading. `code()` gives the word the background's wire uses.
-#[derive(Debug, thiserror::Error)]
-pub enum ContentError {
-    #[error("malformed observation: {0}")]
-    Malformed(String),
-    #[error("observation over its cap: {0}")]
-    TooLarge(&'static str),
-    #[error("observation format version {0} is not supported")]
-    UnsupportedVersion(u32),
-    #[error("the page's address is not an http(s) URL")]
-    BadUrl,
-    #[error("nothing visible was pointed at")]
-    NothingPointed,
-    #[error("made_at is not a timestamp")]
-    BadTimestamp,
-    /// The reading breaks the one rule set both sides apply (`PageReading::check`).
-    #[error("the reading breaks a reading rule: {0}")]
-    Rule(#[from] apc_core::reading_rules::ReadingError),
-}
-
-impl ContentError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            Self::Malformed(_) | Self::UnsupportedVersion(_) | Self::BadTimestamp => {
-                "invalid_observation"
-            }
-            Self::TooLarge(_) => "too_large",
-            Self::BadUrl => "unsupported_page",
-            Self::NothingPointed => "nothing_pointed",
-            Self::Rule(e) => match e {
-                ReadingError::Url | ReadingError::UrlCredentials => "unsupported_page",
-                ReadingError::NothingPointed => "nothing_pointed",
-                ReadingError::MadeAt => "invalid_observation",
-                ReadingError::UrlTooLong
-                | ReadingError::TooManyTargets
-                | ReadingError::TooLarge(_)
-                | ReadingError::Lang => "too_large",
-            },
-        }
-    }
-}
 
 /// Builds the reading of an observation, `made_at` being the RFC 3339 time it is made.
 /// (Timed as `"build_reading"` when the host installed a [`timing::Timer`].)

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use apc_core::js::utf16_len;
 use apc_core::page_link::How;
 use serde::{Deserialize, Serialize};
 
@@ -370,8 +371,4 @@ impl Tree<'_> {
             Some(i)
         })
     }
-}
-
-pub(crate) fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
 }
