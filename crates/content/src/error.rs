@@ -19,6 +19,12 @@ pub enum ContentError {
     NothingPointed,
     #[error("made_at is not a timestamp")]
     BadTimestamp,
+    /// F2: the pointed form field holds a secret (a password, a one-time code, a PIN).
+    #[error("that form field holds a secret (a password or a code): its value is not read")]
+    SecretField,
+    /// The text pointed at is inside a closed shadow root, which is not read.
+    #[error("the text there is inside a closed shadow root, which is not read")]
+    ClosedShadowRoot,
     /// The reading breaks the one rule set both sides apply (`PageReading::check`).
     #[error("the reading breaks a reading rule: {0}")]
     Rule(#[from] apc_core::reading_rules::ReadingError),
@@ -33,6 +39,8 @@ impl ContentError {
             Self::TooLarge(_) => "too_large",
             Self::BadUrl => "unsupported_page",
             Self::NothingPointed => "nothing_pointed",
+            Self::SecretField => "field_secret",
+            Self::ClosedShadowRoot => "closed_shadow_root",
             Self::Rule(e) => match e {
                 ReadingError::Url | ReadingError::UrlCredentials => "unsupported_page",
                 ReadingError::NothingPointed => "nothing_pointed",

@@ -448,15 +448,16 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("not the address of a hub"));
-        // A hub's own words are passed on as they are.
+        // A hub's refusal is said in the extension's words too, by its code (the hub's own
+        // English words are not shown).
         let hub = RouterError::from(FlowError::Hub(
             crate::logic::hub_api::HubCallError::Refused {
                 code: "ticket_used".into(),
                 message: "That ticket was used.".into(),
             },
         ));
-        let wire = to_wire_localized(Err(hub), |_| Some("x".into()));
-        assert_eq!(wire["message"], "That ticket was used.");
+        let wire = to_wire_localized(Err(hub), |m| Some(format!("[{}]", m.key)));
+        assert_eq!(wire["message"], "[errTicketUsed]");
         assert_eq!(wire["field"], "code");
     }
 
