@@ -908,7 +908,8 @@ fn clean_alt(raw: &str) -> String {
 
 /// Most bytes of JSON-escaped Markdown of the pointed part: P3's cap on its plain text, and room
 /// for the markup (the plain text is cut first; this only bounds what the structure adds).
-pub const POINTED_MARKDOWN_MAX_BYTES: usize = crate::POINTED_MAX_BYTES * 3 / 2;
+/// (`crate::POINTED_MAX_BYTES`, 64 KiB, half again.)
+pub const POINTED_MARKDOWN_MAX_BYTES: usize = 96 * 1024;
 
 /// The Markdown of a reading's pointed part (the range `pointed` of the rendered text: for a
 /// drop the whole pointed block) and its context (`before`, `after`).
@@ -924,7 +925,7 @@ pub(crate) fn reading_markdown(
     let cut = apc_core::markdown::cut_point(
         &pointed_md,
         POINTED_MARKDOWN_MAX_BYTES,
-        crate::escaped_char_len,
+        apc_core::js::json_char_len,
     );
     if pointed_md.is_char_boundary(cut) {
         pointed_md.truncate(cut);

@@ -462,3 +462,11 @@ fn md_k5_a_pointed_cell_comes_with_its_row_and_the_header() {
         "| Option | Default |\n| --- | --- |\n| --level | 3 |"
     );
 }
+
+#[test]
+fn the_pointed_markdown_cap_is_p3s_half_again() {
+    assert_eq!(
+        crate::markdown::POINTED_MARKDOWN_MAX_BYTES,
+        crate::POINTED_MAX_BYTES * 3 / 2
+    );
+}

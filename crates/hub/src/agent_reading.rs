@@ -17,6 +17,7 @@
 //! - `format: "text"` asks for the plain texts as pinned; a reading pinned without Markdown (by an
 //!   older extension) has only those, and says `format: "text"`.
 
+use apc_core::js::json_char_len;
 use apc_core::markdown::cut_point;
 use apc_core::page_link::PageReading;
 use serde_json::{json, Map, Value};
@@ -113,15 +114,6 @@ pub fn schema() -> Value {
     })
 }
 
-/// Bytes a character takes in the answer's compact JSON.
-fn json_char_len(c: char) -> usize {
-    match c {
-        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-        c if (c as u32) < 0x20 => 6,
-        c => c.len_utf8(),
-    }
-}
-
 fn json_len(v: &Map<String, Value>) -> usize {
     serde_json::to_string(v).map_or(usize::MAX, |s| s.len())
 }
@@ -138,6 +130,13 @@ pub fn answer(
         .as_ref()
         .filter(|_| args.format == Format::Markdown);
     let (format, pointed, before, after) = match md {
+        // A form field's value (what the person typed) has no Markdown of its own: as typed.
+        Some(md) if reading.pointed.field.is_some() => (
+            Format::Markdown,
+            &reading.pointed.text,
+            &md.before,
+            &md.after,
+        ),
         Some(md) => (Format::Markdown, &md.pointed, &md.before, &md.after),
         None => (
             Format::Text,
@@ -165,10 +164,11 @@ pub fn answer(
         r.insert("lang".into(), json!(lang));
     }
     if args.offset.is_none() {
-        r.insert(
-            "pointed".into(),
-            json!({ "text": pointed, "how": reading.pointed.how, "targets": reading.pointed.targets }),
-        );
+        let mut p = json!({ "text": pointed, "how": reading.pointed.how, "targets": reading.pointed.targets });
+        if let (Some(field), Some(p)) = (reading.pointed.field, p.as_object_mut()) {
+            p.insert("field".into(), json!(field));
+        }
+        r.insert("pointed".into(), p);
         r.insert(
             "context".into(),
             json!({ "headings": reading.context.headings, "before": before, "after": after }),
@@ -244,6 +244,7 @@ mod tests {
                 text: "The pointed paragraph.".into(),
                 how: How::Drop,
                 targets: vec![],
+                field: None,
             },
             context: ReadingContext {
                 headings: vec!["Guide".into()],
@@ -298,8 +299,10 @@ mod tests {
         let mut page = paragraphs(2000, "word ");
         let mut r = reading(&page, None);
         // ASCII only: cut by the bytes over the cap, a little at a time near it.
-        let over = serde_json::to_vec(&r).unwrap().len() - READING_MAX_BYTES;
-        page.truncate(page.len() - over);
+        // (the JSON is a little longer than the text: its escapes)
+        let json = serde_json::to_vec(&r).unwrap().len();
+        let over = json - READING_MAX_BYTES;
+        page.truncate(page.len() - over * page.len() / json);
         r.page_text = Some(page.clone());
         while serde_json::to_vec(&r).unwrap().len() > READING_MAX_BYTES {
             page.truncate(page.len() - 200);
@@ -385,6 +388,31 @@ mod tests {
             (Some("markdown"), Some("text"))
         );
         assert_eq!(a["reading"]["page_text"], "Plain only.");
+    }
+
+    #[test]
+    fn a_pointed_fields_value_is_read_as_typed_with_its_kind() {
+        let md = ReadingMarkdown {
+            pointed: String::new(),
+            before: "# Reply".into(),
+            after: "After it.".into(),
+            page: None,
+        };
+        let mut r = reading("Reply", Some(md));
+        r.pointed.text = "# not a heading, *typed*".into();
+        r.pointed.field = Some(apc_core::page_link::PointedField::Textarea);
+        for format in [Format::Markdown, Format::Text] {
+            let a = answer(head(), &r, args(None, DEFAULT_ANSWER_BYTES, format)).unwrap();
+            assert_eq!(a["reading"]["pointed"]["text"], "# not a heading, *typed*");
+            assert_eq!(a["reading"]["pointed"]["field"], "textarea");
+        }
+        let a = answer(
+            head(),
+            &r,
+            args(None, DEFAULT_ANSWER_BYTES, Format::Markdown),
+        )
+        .unwrap();
+        assert_eq!(a["reading"]["context"]["before"], "# Reply");
     }
 
     #[test]
