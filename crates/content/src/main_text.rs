@@ -33,6 +33,8 @@
 use crate::observation::Tree;
 use crate::render::{layout, Layout, Rendered};
 
+mod cover;
+
 /// Words in a class or id that say "this is the content".
 const POSITIVE: &[&str] = &[
     "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
@@ -437,7 +439,8 @@ fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
 
 /// M2: the candidates' final scores; each element's paragraph count goes into `counts.p`
 /// (a `br`-separated run counts as the paragraph it reads as).
-fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
+#[allow(clippy::type_complexity)]
+fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, usize, usize)>) {
     let tree = page.tree;
     let n = tree.obs.nodes.len();
     let mut score: Vec<Option<f64>> = vec![None; n];
@@ -452,7 +455,7 @@ fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
             }
         }
     }
-    for (block, container, bytes, commas) in found {
+    for &(block, container, bytes, commas) in &found {
         if bytes < MIN_PARAGRAPH_BYTES || at(&page.unlikely, block) {
             continue;
         }
@@ -470,15 +473,16 @@ fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
             };
         }
     }
-    (0..n)
+    let fin = (0..n)
         .map(|i| at(&score, i).map(|s| s * (1.0 - page.density(i))))
-        .collect()
+        .collect();
+    (fin, found)
 }
 
 /// The main text: the chosen parts' rendered text with noise cut out.
 pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
     let mut page = survey(tree, r);
-    let fin = scores(&mut page);
+    let (fin, found) = scores(&mut page);
     let elements: Vec<usize> = r
         .order
         .iter()
@@ -504,7 +508,17 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
                 }
             }
             let top = common_home(&page, &fin, top);
-            with_siblings(&page, &fin, top, &words(&tree.obs.title))
+            let body = elements
+                .iter()
+                .copied()
+                .find(|&i| tree.node(i).tag() == "body");
+            let prose = cover::prose(&page, &found);
+            let wide = body.map_or(top.0, |b| cover::widen(&page, &prose, top.0, b));
+            if wide == top.0 {
+                with_siblings(&page, &fin, top, &words(&tree.obs.title))
+            } else {
+                vec![wide]
+            }
         }
         None => elements
             .iter()
