@@ -22,6 +22,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut obs_dir, mut out_dir, mut gt_dir, mut gt_articles) = (None, None, None, None);
     let mut show = 0usize;
+    let mut roads = false;
     let mut ids: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -29,6 +30,7 @@ fn main() {
             "--out" => out_dir = args.next().map(PathBuf::from),
             "--gt" => gt_dir = args.next().map(PathBuf::from),
             "--gt-articles" => gt_articles = args.next().map(PathBuf::from),
+            "--roads" => roads = true,
             "--show" => show = args.next().and_then(|s| s.parse().ok()).unwrap_or(20),
             _ => ids.push(a),
         }
@@ -92,6 +94,19 @@ fn main() {
             }
         };
         texts.insert(id.clone(), text);
+    }
+    if let (true, Some(out)) = (roads, &out_dir) {
+        let mut all = serde_json::Map::new();
+        for id in &ids {
+            let raw = std::fs::read_to_string(obs_dir.join(format!("{id}.json"))).unwrap_or_default();
+            if let Ok((a, b, t, c)) =
+                apc_content::Observation::from_json(&raw).and_then(|o| apc_content::main_text_roads(&o))
+            {
+                all.insert(id.clone(), serde_json::json!({ "article": a, "region": b, "prose_total": t, "prose_chosen": c }));
+            }
+        }
+        let _ = std::fs::create_dir_all(out);
+        let _ = std::fs::write(out.join("roads.json"), serde_json::Value::Object(all).to_string());
     }
     if let Some(out) = &out_dir {
         let _ = std::fs::create_dir_all(out);

@@ -161,6 +161,16 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
     })
 }
 
+/// For tuning the main-text rules (`crates/content/examples/wcxb.rs`): the main text by each
+/// road (M1–M7 article, M8 region) and the prose figures the choice reads.
+#[doc(hidden)]
+pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usize), ContentError> {
+    let tree = obs.check()?;
+    let r = render::render(&tree, &[]);
+    let roads = main_text::roads(&tree, &r);
+    Ok((roads.article, roads.region, roads.prose_total, roads.prose_chosen))
+}
+
 /// A reading's page text, made after its pointed part ([`page_text_for`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageText {

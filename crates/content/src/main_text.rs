@@ -34,6 +34,7 @@ use crate::observation::Tree;
 use crate::render::{layout, Layout, Rendered};
 
 mod cover;
+mod region;
 
 /// Words in a class or id that say "this is the content".
 const POSITIVE: &[&str] = &[
@@ -282,6 +283,8 @@ fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
 #[derive(Clone, Copy, Default)]
 struct Counts {
     links: usize,
+    /// Links (`a` elements) with text.
+    anchors: usize,
     commas: usize,
     p: usize,
     img: usize,
@@ -325,7 +328,10 @@ fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
             c.commas += text.matches([',', '，', '、', '،']).count();
         } else {
             match node.tag() {
-                "a" => c.links = len(r, i),
+                "a" => {
+                    c.links = len(r, i);
+                    c.anchors = usize::from(c.links > 0);
+                }
                 "p" => c.p += 1,
                 "img" | "picture" | "svg" => c.img += 1,
                 "li" => {
@@ -341,6 +347,7 @@ fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
         if let Some(p) = tree.parent_of(i) {
             if let Some(pc) = counts.get_mut(p) {
                 pc.links += c.links;
+                pc.anchors += c.anchors;
                 pc.commas += c.commas;
                 pc.p += c.p;
                 pc.img += c.img;
@@ -481,6 +488,49 @@ fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, 
 
 /// The main text: the chosen parts' rendered text with noise cut out.
 pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
+    let roads = roads(tree, r);
+    if is_article(&roads) {
+        roads.article
+    } else {
+        roads.region
+    }
+}
+
+/// M9: the page reads as one article when the article road's text is mostly prose (at least
+/// [`PROSE_DENSITY`] of it, and [`MIN_PROSE`] bytes or more) and at least [`MIN_TEXT_SHARE`] of
+/// the region's text, or when its prose is at least [`PROSE_SHARE`] of the region's text and the
+/// article road's text at least [`TEXT_SHARE`] of it; else its main text is the region (M8): a
+/// product, a listing, a thread of short posts, a service page of short sections
+/// (`a_page_of_short_parts_reads_as_its_region`, `an_article_reads_as_its_article`).
+fn is_article(roads: &Roads) -> bool {
+    let region = roads.region.len().max(1) as f64;
+    let article = roads.article.len() as f64;
+    let (total, chosen) = (roads.prose_total as f64, roads.prose_chosen as f64);
+    (chosen >= PROSE_DENSITY * article.max(1.0)
+        && roads.prose_total >= MIN_PROSE
+        && article >= MIN_TEXT_SHARE * region)
+        || (total >= PROSE_SHARE * region && article >= TEXT_SHARE * region)
+}
+
+/// M9's figures.
+const PROSE_DENSITY: f64 = 0.6;
+const MIN_PROSE: usize = 1000;
+const MIN_TEXT_SHARE: f64 = 0.1;
+const PROSE_SHARE: f64 = 0.2;
+const TEXT_SHARE: f64 = 0.3;
+
+/// The main text by each road, and what the choice between them reads.
+pub(crate) struct Roads {
+    /// M1–M7: the best-scoring part, widened to cover the prose, cleaned.
+    pub article: String,
+    /// M8: the declared region, boilerplate cut.
+    pub region: String,
+    /// Bytes of prose (M7) on the page, and inside the article road's part.
+    pub prose_total: usize,
+    pub prose_chosen: usize,
+}
+
+pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut page = survey(tree, r);
     let (fin, found) = scores(&mut page);
     let elements: Vec<usize> = r
@@ -495,6 +545,14 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
         .filter(|&i| !matches!(tree.node(i).tag(), "body" | "html"))
         .filter_map(|i| at(&fin, i).map(|s| (i, s)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
+    let body = elements
+        .iter()
+        .copied()
+        .find(|&i| tree.node(i).tag() == "body");
+    let prose = cover::prose(&page, &found);
+    let region = body
+        .map(|b| region::text(&page, region::root(&page, b)))
+        .unwrap_or_default();
     let parts: Vec<usize> = match best {
         Some(mut top) => {
             // A parent that scores at least as well holds more of the same content.
@@ -508,11 +566,6 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
                 }
             }
             let top = common_home(&page, &fin, top);
-            let body = elements
-                .iter()
-                .copied()
-                .find(|&i| tree.node(i).tag() == "body");
-            let prose = cover::prose(&page, &found);
             let wide = body.map_or(top.0, |b| cover::widen(&page, &prose, top.0, b));
             if wide == top.0 {
                 with_siblings(&page, &fin, top, &words(&tree.obs.title))
@@ -528,24 +581,30 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
             .collect(),
     };
     let mut text = String::new();
-    for top in parts {
+    for &top in &parts {
         text.push_str(&cleaned(&page, &fin, top));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
+    let prose_total = body.map_or(0, |b| at(&prose, b));
+    let prose_chosen = parts.iter().map(|&p| at(&prose, p)).sum();
+    let done = |article: String| Roads {
+        article,
+        region: region.clone(),
+        prose_total,
+        prose_chosen,
+    };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
-        return text;
+        return done(text);
     }
     // M6: cleaning left less than a paragraph (an app's page of short labels, lists and controls, where every
     // part looks like noise to an article's rules): the page's whole visible text, uncut, so the
     // agent still gets what the person sees.
-    elements
-        .iter()
-        .copied()
-        .find(|&i| tree.node(i).tag() == "body")
-        .and_then(|body| r.span(body))
-        .map(|(a, b)| tidy_breaks(r.slice(a, b)))
-        .unwrap_or_default()
+    done(
+        body.and_then(|body| r.span(body))
+            .map(|(a, b)| tidy_breaks(r.slice(a, b)))
+            .unwrap_or_default(),
+    )
 }
 
 /// M2: when other candidates score nearly as well as the winner (a body split into chunks),

@@ -2,14 +2,15 @@
 //! sections (a listicle's entries, a service page's hero, features and FAQ, a thread's posts)
 //! gives the best-scoring block one section only; the prose of the others is still the page's
 //! main text. The prose here is M1's paragraphs outside the unlikely parts and not mostly link,
-//! counted in bytes, and not inside a card (`cards`: teasers of other pages, "recent articles");
+//! counted in bytes, and not inside a card (`cards`: teasers of other pages, "recent articles")
+//! nor a block of teasers (`teasers`);
 //! from the winner up, the nearest ancestor holding [`COVER`] of the page's prose is the part
 //! (`a_page_of_sections_is_read_whole`, `teaser_cards_do_not_widen_the_part`).
 
 use super::{at, Page, MIN_PARAGRAPH_BYTES};
 
 /// The share of the page's prose the chosen part must hold.
-pub(super) const COVER: f64 = 0.8;
+pub(super) const COVER: f64 = 0.6;
 
 /// Each element's prose bytes: the M1 paragraphs inside it that count.
 pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usize)]) -> Vec<usize> {
@@ -21,6 +22,7 @@ pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usiz
             || at(&page.unlikely, block)
             || at(&card, block)
             || page.density(block) > 0.5
+            || teasers(page, block)
         {
             continue;
         }
@@ -49,6 +51,12 @@ pub(super) fn widen(page: &Page<'_, '_, '_>, prose: &[usize], top: usize, body: 
         }
     }
     cur
+}
+
+/// A run of teasers written as one block: many links making a good part of its text (the
+/// headlines of other pages, each with its summary).
+fn teasers(page: &Page<'_, '_, '_>, block: usize) -> bool {
+    at(&page.counts, block).anchors >= 4 && page.density(block) >= 0.25
 }
 
 /// Most bytes of a card's text.
