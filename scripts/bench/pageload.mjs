@@ -271,7 +271,7 @@ function report(names, pages, results, elements, mode = null) {
     `heavy page: 5,000 paragraphs, ${elements.heavy} elements.` +
     (mode ? ' Each load in a fresh browser and profile, navigating as soon as the browser is up.' : '') +
     ' Reading it: `empty` against `none` is what the browser charges for declaring any content script ' +
-    '(its floor); `ours` against `empty` is what content.js itself costs; `empty-idle` against `empty` is ' +
+    '(its floor); `ours` against `empty` is what the content script itself costs; `empty-idle` against `empty` is ' +
     'what the run_at timing costs. Paired ratios divide each run by the `none` load of the same run.', '');
   out.push('| variant | page | load p50 (ms) | ratio of p50s | p50 of paired ratios | min–max (ms) | DOMContentLoaded p50 | load − DOMContentLoaded p50 | FCP p50 |');
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');

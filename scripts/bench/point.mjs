@@ -35,6 +35,7 @@ import { startSite } from '../../tests/e2e/lib/site.mjs';
 import { connectAgent } from '../../tests/e2e/lib/agent.mjs';
 import { trustedDrop } from '../../tests/e2e/lib/drag.mjs';
 import { dockPayload } from '../../tests/e2e/lib/page.mjs';
+import { contentScriptFiles, contentScriptSource } from '../lib/content-script.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -301,7 +302,7 @@ try {
   }
 
   // The collector alone, in an isolated world of each page (as the content script runs), 3 times.
-  const CONTENT_JS = readFileSync(join(REPO_ROOT, 'extension/content/content.js'), 'utf8');
+  const CONTENT_JS = contentScriptSource(REPO_ROOT);
   for (const p of Object.values(pages)) {
     try {
       const cdp = await ctx.newCDPSession(p.page);
@@ -483,7 +484,9 @@ try {
   row(`\`ping\` to a running worker (${warm.length} runs), p50 / max`, `${f1(p50(warm))} / ${f1(max(warm))} ms`);
   row('Size: WASM (apc_background_bg.wasm), raw / gzip -9', `${kib(size('wasm/apc_background_bg.wasm'))} / ${kib(gz('wasm/apc_background_bg.wasm'))}`);
   row('Size: WASM glue (apc_background.js) + background.js, raw', kib(size('wasm/apc_background.js') + size('background.js')));
-  row('Size: content.js (injected into every page), raw / gzip -9', `${kib(size('content/content.js'))} / ${kib(gz('content/content.js'))}`);
+  const scripts = contentScriptFiles(REPO_ROOT);
+  row(`Size: the content script (${scripts.join(' + ')}, injected into every page), raw / gzip -9 each summed`,
+    `${kib(scripts.reduce((n, f) => n + size(f), 0))} / ${kib(scripts.reduce((n, f) => n + gz(f), 0))}`);
   row('Size: package (dist/extension zipped -9) / unpacked', `${kib(zipBytes)} / ${kib(unpacked)}`);
 
   out.push('## Point → agent: latency, page freeze, cold start, sizes');

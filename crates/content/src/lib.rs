@@ -1,7 +1,7 @@
 //! `apc-content`: turns what the content script saw on a page (an [`Observation`]) into a
 //! [`PageReading`], the thing the extension pins at the person's hub for their agent.
 //!
-//! The content script (`extension/content/content.js`) is plain JavaScript because browsers will
+//! The content script (`extension/content/`) is plain JavaScript because browsers will
 //! not run WebAssembly in every page (a page CSP without `wasm-unsafe-eval` forbids it). It
 //! therefore only collects facts; every rule lives here and runs in the extension's background:
 //!

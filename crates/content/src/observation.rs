@@ -1,4 +1,4 @@
-//! The observation: what the content script (`extension/content/content.js`) saw on a page, as it
+//! The observation: what the content script (`extension/content/collect.js`) saw on a page, as it
 //! sends it to the background. The format is documented field by field in `OBSERVATION.md`.
 //!
 //! The content script records facts and nothing else: the DOM as a flat array of nodes (element or

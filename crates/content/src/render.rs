@@ -41,7 +41,7 @@ impl Layout {
     }
 }
 
-const NEVER_RENDERED: &[&str] = &[
+pub(crate) const NEVER_RENDERED: &[&str] = &[
     "script", "style", "template", "noscript", "head", "title", "iframe", "frame", "frameset",
     "object", "embed", "canvas", "video", "audio", "select", "datalist", "textarea", "desc",
     "metadata", "defs", "meta", "link", "base",

@@ -169,6 +169,32 @@ fn r1_scripts_styles_templates_and_json_carriers_never_render() {
 
 // --- R2: hidden subtrees ------------------------------------------------------------------
 
+/// The collector does not descend into what R1 never renders (a cost cap: their text can be
+/// large); its list must be R1's own, so the two cannot drift apart. Its other no-descent tags are
+/// caps only, which no rule of R1 names.
+#[test]
+fn r1_is_the_collectors_never_rendered_list() {
+    let js = include_str!("../../../extension/content/collect.js");
+    let list = |name: &str| -> Vec<String> {
+        let (_, after) = js
+            .split_once(&format!("var {name} = ["))
+            .unwrap_or_else(|| panic!("collect.js defines {name}"));
+        let (body, _) = after.split_once(']').unwrap();
+        body.split(',')
+            .map(|t| t.trim().trim_matches('"').to_owned())
+            .filter(|t| !t.is_empty())
+            .collect()
+    };
+    let collector = list("COLLECT_NEVER_RENDERED");
+    assert_eq!(collector, crate::render::NEVER_RENDERED);
+    for cap in list("COLLECT_CAP_ONLY") {
+        assert!(
+            !crate::render::NEVER_RENDERED.contains(&cap.as_str()),
+            "{cap} is a rule of R1, not a cap"
+        );
+    }
+}
+
 #[test]
 fn r2_hidden_attributes_hide_subtrees() {
     let text = visible_text(vec![

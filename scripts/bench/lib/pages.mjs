@@ -13,19 +13,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { chromium } from "playwright-core";
+import { contentScriptSource as joinedContentScript } from "../../lib/content-script.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/**
- * The content script as the browser evaluates it: the files of manifest.json's first
- * `content_scripts` entry, in their order, joined (collectObservation is defined after them).
- */
+/** The content script as the browser evaluates it (scripts/lib/content-script.mjs). */
 export async function contentScriptSource() {
-  const manifest = JSON.parse(await readFile(path.join(ROOT, "extension/manifest.json"), "utf8"));
-  const files = manifest.content_scripts?.[0]?.js ?? [];
-  const parts = [];
-  for (const f of files) parts.push(await readFile(path.join(ROOT, "extension", f), "utf8"));
-  return parts.join("\n;\n");
+  return joinedContentScript(ROOT);
 }
 
 /** @mozilla/readability's source and version, from node_modules. */

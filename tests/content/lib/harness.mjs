@@ -8,10 +8,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { contentScriptSource } from "../../../scripts/lib/content-script.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const FIXTURES = path.join(ROOT, "tests/fixtures");
-export const SOURCE = await readFile(path.join(ROOT, "extension/content/content.js"), "utf8");
+// The content script as the manifest loads it (its files in order, one isolated world).
+export const SOURCE = contentScriptSource(ROOT);
 const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
 const READING_BIN = path.join(TARGET_DIR, "debug/examples/reading");
 

@@ -13,7 +13,7 @@
 //! | [`state`] | the pairings as kept, and every change to them as a `State` method |
 //! | [`hub_api`] | the page app link's calls as requests over [`ports::Http`], and what each answer means |
 //! | [`page_texts`] | where each drop's page text goes (its second message), while the background lives |
-//! | [`flows`] | each flow from one event to its end: drop, consent, point, unpin/undo, revoke, refresh |
+//! | [`flows`] | each flow from one event to its end, a file each: drop, page text, consent, point, pin/undo, revoke, status |
 //! | [`views`] | what the person sees: the popup's and the consent window's view models, page notes, toolbar |
 //! | [`router`] | `runtime.onMessage` requests, typed, with who may send which |
 //! | [`events`] | the other browser events (menus, command, alarms, windows, start-up) |

@@ -7,7 +7,16 @@ const LOGIC: &[(&str, &str)] = &[
     ("mod.rs", include_str!("../mod.rs")),
     ("app_checks.rs", include_str!("../app_checks.rs")),
     ("events.rs", include_str!("../events.rs")),
-    ("flows.rs", include_str!("../flows.rs")),
+    ("flows/consent.rs", include_str!("../flows/consent.rs")),
+    ("flows/drop.rs", include_str!("../flows/drop.rs")),
+    ("flows/mod.rs", include_str!("../flows/mod.rs")),
+    ("flows/outcome.rs", include_str!("../flows/outcome.rs")),
+    ("flows/page_text.rs", include_str!("../flows/page_text.rs")),
+    ("flows/pin.rs", include_str!("../flows/pin.rs")),
+    ("flows/point.rs", include_str!("../flows/point.rs")),
+    ("flows/reading.rs", include_str!("../flows/reading.rs")),
+    ("flows/revoke.rs", include_str!("../flows/revoke.rs")),
+    ("flows/status.rs", include_str!("../flows/status.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
     ("page_texts.rs", include_str!("../page_texts.rs")),
     ("ports.rs", include_str!("../ports.rs")),
@@ -35,11 +44,15 @@ fn logic_uses_no_browser_crate() {
             assert!(!code.contains(browser), "src/logic/{file} uses {browser}");
         }
     }
-    let listed = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/logic"))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
-        .count();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/logic");
+    let rs_in = |d: &str| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+            .count()
+    };
+    let listed = rs_in(dir) + rs_in(&format!("{dir}/flows"));
     assert_eq!(listed, LOGIC.len(), "a new logic file must be listed here");
 }
 
@@ -63,14 +76,15 @@ fn every_message_key_the_logic_shows_exists_in_english() {
     }
 }
 
-/// content.js repeats the drag type of an agent's mark (it cannot import Rust); it must be core's.
+/// The content script repeats the drag type of an agent's mark (it cannot import Rust); it must
+/// be core's.
 #[test]
 fn content_js_drag_type_is_cores() {
-    let js = include_str!("../../../../../extension/content/content.js");
+    let js = include_str!("../../../../../extension/content/collect.js");
     let line = js
         .lines()
         .find(|l| l.contains("var APC_AGENT_TYPE"))
-        .expect("content.js names the drag type");
+        .expect("collect.js names the drag type");
     assert!(
         line.contains(&format!("\"{}\"", apc_core::APC_DRAG_MIME)),
         "{line}"
@@ -138,7 +152,9 @@ fn every_js_file_says_why_it_is_js() {
         [
             "background.js",
             "consent/consent.js",
-            "content/content.js",
+            "content/collect.js",
+            "content/note.js",
+            "content/wire.js",
             "pages/background-link.js",
             "popup/host-access.js",
             "popup/popup.js"

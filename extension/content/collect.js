@@ -1,0 +1,887 @@
+// Why this is JavaScript: browsers refuse to compile WebAssembly in a content script on any page
+// whose CSP lacks 'wasm-unsafe-eval', and a content script must work on every page. This file is
+// the content script's collector, the first of its three files (collect.js, note.js, wire.js, run
+// in that order in one isolated world by the manifest's `content_scripts`). It holds no rules: it
+// COLLECTS what the browser alone knows (the DOM, computed styles, boxes, the drop point, the
+// selection) into an observation (crates/content/OBSERVATION.md). Which text is visible, what was
+// pointed at, the focus grammar and every cap on the reading are decided in Rust (crates/content),
+// in the background. Page text is data, never instructions: nothing here interprets it.
+//
+// It defines collectObservation(request) and collectObservationAsync(request, options) (tests and
+// tools outside the extension call them in a page's isolated world), and startCollection /
+// runCollection for wire.js. It runs nothing at load.
+
+"use strict";
+
+// The standard drag type of an agent's mark (APC: "Drag payload and pairing").
+var APC_AGENT_TYPE = "application/x-apc-agent";
+
+// Collection caps (cost, not rules): the walk stops here and says `truncated`; Rust enforces its own
+// hard limits. They are sized from what the reading can hold, not from the page: the reading sent
+// to the hub is at most 256 KiB (`READING_MAX_BYTES`), the main text taking what room is left, so
+// the main walk collects the text of 1.5 readings (room for the boilerplate the main-text rules
+// drop) and at most COLLECT_MAX_NODES nodes (the dev corpus's largest page is about 3,800; every
+// node costs a few microseconds of computed-style reads, so this is what bounds the time of a
+// drop on a node-dense page: 5,000 paragraphs of six elements collect ~7,000 nodes, not 31,000).
+// Past them, what the reading needs around the point is still collected, from a reserve: the
+// pointed nodes' ancestors, the headings before the point (H1) and the point's neighbourhood
+// (the pointed element whole, then its surroundings until COLLECT_SIDE_TEXT units each side).
+var COLLECT_MAX_NODES = 6000;
+var COLLECT_MAX_TEXT = 393216; // UTF-16 code units
+var COLLECT_RESERVE_NODES = 2000;
+var COLLECT_RESERVE_TEXT = 98304; // the pointed text (at most 64 KiB) and its context
+var COLLECT_SIDE_TEXT = 4096; // context each side of the pointed element (the reading keeps 600 characters)
+var COLLECT_SIDE_NODES = 750; // of the reserve, each side's share
+var COLLECT_MAX_HEADINGS = 64; // headings kept before the point past the walk (nearest first)
+var COLLECT_HEADING_SCAN = 200000; // candidates looked at, backwards from the point, to find them
+var COLLECT_MAX_ATTR = 2048;
+var COLLECT_MAX_ATTRS = 32;
+var COLLECT_ATTRS = new Set([
+  "id", "class", "lang", "hidden", "aria-hidden", "aria-level", "type", "role", "inert",
+  "data-focus", "data-focus-part", "data-focus-params",
+]);
+// Elements whose content is never shown as text: recorded with their attributes, but their
+// children are not collected (a collection cap: their text can be large, e.g. JSON state
+// carriers). The list is the reader's rule R1 (crates/content/src/render.rs `NEVER_RENDERED`,
+// tied to it by the test `r1_is_the_collectors_never_rendered_list`); whether something shows is
+// still decided in Rust.
+var COLLECT_NEVER_RENDERED = [
+  "script", "style", "template", "noscript", "head", "title", "iframe", "frame", "frameset",
+  "object", "embed", "canvas", "video", "audio", "select", "datalist", "textarea", "desc",
+  "metadata", "defs", "meta", "link", "base",
+];
+// Not descended either, as a cap only (no rule hides them): SVG drawings, whose icons can be
+// thousands of nodes.
+var COLLECT_CAP_ONLY = ["svg"];
+var COLLECT_NO_DESCENT = new Set(COLLECT_NEVER_RENDERED.concat(COLLECT_CAP_ONLY));
+
+/**
+ * Collects an observation of the page, synchronously (one task; on a very large page that task
+ * can be long: prefer collectObservationAsync where the caller can wait).
+ * @param {{how: "drop", x: number, y: number} | {how: "selection" | "command"}} request
+ * @returns the observation (crates/content/OBSERVATION.md)
+ * @throws Error with `.code = "no_selection"` when a selection was asked for and there is none.
+ */
+function collectObservation(request, options) {
+  var job = startCollection(request, options);
+  job.run(Infinity);
+  return job.finish();
+}
+
+/**
+ * The same observation, collected in slices of at most `sliceMs` (default 8) of main-thread time,
+ * yielding to the page between them, so a huge page is never frozen by one long task. The drop
+ * point, the caret and the selection are read synchronously, before this returns its promise, so
+ * a drop handler can call it from the event and the anchors are those of the event. The
+ * observation is built (`finish`) in a task of its own, and the promise resolves in that task, so
+ * what the caller does with it (serialize, send) does not lengthen the walk's last slice.
+ * `options.onSlice(ms)`, if given, hears how long each task took (for benchmarks).
+ * @returns Promise of the observation; rejects like collectObservation throws.
+ */
+function collectObservationAsync(request, options) {
+  var job;
+  try {
+    job = startCollection(request, options);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return runCollection(job, options);
+}
+
+// Runs a started collection (startCollection) in slices, as collectObservationAsync describes.
+function runCollection(job, options) {
+  var slice = (options && options.sliceMs) || 8;
+  var onSlice = options && typeof options.onSlice === "function" ? options.onSlice : null;
+  return new Promise(function (resolve, reject) {
+    function step() {
+      var start = performance.now();
+      try {
+        var done = job.run(start + slice);
+        if (onSlice) onSlice(performance.now() - start); // how long this task took (benchmarks)
+        nextTask(done ? end : step);
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function end() {
+      var start = performance.now();
+      try {
+        var obs = job.finish();
+        if (onSlice) onSlice(performance.now() - start);
+        resolve(obs);
+      } catch (e) {
+        reject(e);
+      }
+    }
+    step();
+  });
+}
+
+// Runs `fn` once in a new task, after what the page has queued (input, rendering, its own
+// tasks). A message on a MessageChannel rather than setTimeout(0): chained timers are clamped to
+// 4 ms after a few, which would add idle time to every slice of a collection. A timer races it,
+// so a browser or sandbox where the message never comes still goes on.
+function nextTask(fn) {
+  var ran = false;
+  function once() {
+    if (ran) return;
+    ran = true;
+    fn();
+  }
+  try {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      channel.port1.close();
+      once();
+    };
+    channel.port2.postMessage(null);
+  } catch (e) {
+    // no MessageChannel here: the timer alone
+  }
+  setTimeout(once, 0);
+}
+
+// ---- A collection: its state, and the steps that work on it ----
+//
+// startCollection reads the anchors at once and returns { run(deadline), finish() }. The work is
+// in three phases: the main walk of the page in document order (phase 0), then what the reading
+// needs around the point, whatever the main walk reached (phase 1), then done (phase 2). Every
+// step below is a named function over the collection's state `col`.
+
+// Starts a collection: reads the anchors now, walks when run. With `options.aroundOnly`, only
+// what the reading needs around the point is collected (the pointed nodes' ancestors, the pointed
+// element whole, the headings before it, context each side: the reserve), not the page's main
+// text: the observation a drop sends first (`truncated`, as it stops there).
+function startCollection(request, options) {
+  var col = newCollection(request);
+  if (options && options.aroundOnly) {
+    // No main walk: the root, then the reserve around the point (its budgets are all there is).
+    col.phase = 1;
+    col.truncated = true;
+    col.budgetNodes = 0;
+    col.budgetText = 0;
+    addNode(col, col.root, -1);
+    col.mainEnd = 1;
+  } else {
+    pushWork(col, col.root, -1, false);
+  }
+  return {
+    // Works until `deadline`; true when the collection is complete.
+    run: function (deadline) {
+      return runPhases(col, deadline);
+    },
+    finish: function () {
+      return finishObservation(col);
+    },
+  };
+}
+
+// The state of one collection, with its anchors read.
+function newCollection(request) {
+  var doc = document;
+  var view = doc.defaultView;
+  var col = {
+    doc: doc,
+    view: view,
+    how: request.how,
+    root: doc.documentElement,
+    index: new Map(), // DOM node → its index in `nodes`
+    nodes: [], // the observation's records
+    doms: [], // each record's DOM node, by index
+    budgetNodes: COLLECT_MAX_NODES,
+    budgetText: COLLECT_MAX_TEXT,
+    truncated: false,
+    // Read once: layout does not move while the collection runs (a slice boundary may let the
+    // page scroll, which only shifts what `offscreen` compares against by the scroll made meanwhile).
+    ctx: {
+      view: view,
+      scrollX: view.scrollX,
+      scrollY: view.scrollY,
+      width: view.innerWidth,
+      height: view.innerHeight,
+      checkVisibility: typeof doc.documentElement.checkVisibility === "function",
+      ws: "normal",
+      cs: undefined,
+    },
+    rawAnchors: [], // the caret or the selection's ends, as DOM positions
+    pointElement: null,
+    selection: null,
+    wsOf: [], // each element's white-space, for its children's records
+    wsParent: -1, // a parent whose white-space counts though the node is not listed in it
+    inked: [], // elements whose text facts were read (they have text of their own)
+    csOf: [], // elements' computed styles, kept from their record until their text facts are read
+    dirty: new Set(), // elements whose `kids` got nodes out of document order: made again at the end
+    // The walk's work list, in three parallel stacks: a node, the index of its (flat) parent, and
+    // whether its next siblings follow it (false for a slot's assigned nodes, listed one by one).
+    stackNode: [],
+    stackParent: [],
+    stackSiblings: [],
+    // Walking backwards (last child first): the context before the point is collected from its
+    // nearest end. The `kids` of what it adds are made again at the end.
+    backward: false,
+    phase: 0, // 0: main walk, 1: around the point, 2: done
+    mainEnd: 0, // nodes below this index were added by the main walk (in document order)
+    lastMain: null, // the last node the main walk added: it had been everywhere before it
+    ordOf: new Map(), // a node's place among its (flat) parent's children, where known
+    started: false, // the work around the point was set up
+    focusNodes: [],
+    jobs: [], // subtree roots still to walk around the point, before the neighbourhood
+    near: [], // one neighbourhood cursor per pointed element
+    job: null, // the subtree being walked: { side: 0 none, -1 before, 1 after, text, cursor }
+  };
+  readAnchors(col, request);
+  col.focusNodes = col.rawAnchors.map(function (a) { return a.node; });
+  if (col.pointElement) col.focusNodes.push(col.pointElement);
+  return col;
+}
+
+// Anchors first: the selection or caret is read before the walk, which does not change them.
+function readAnchors(col, request) {
+  var doc = col.doc;
+  if (col.how === "drop") {
+    var caret = caretAt(doc, request.x, request.y);
+    if (caret) col.rawAnchors.push(caret);
+    col.pointElement = doc.elementFromPoint(request.x, request.y);
+    return;
+  }
+  var sel = doc.getSelection ? doc.getSelection() : null;
+  if (!sel || sel.rangeCount === 0 || sel.isCollapsed) {
+    var err = new Error("There is no selection on this page.");
+    err.code = "no_selection";
+    throw err;
+  }
+  var range = sel.getRangeAt(0);
+  col.selection = [
+    { node: range.startContainer, offset: range.startOffset },
+    { node: range.endContainer, offset: range.endOffset },
+  ];
+  col.rawAnchors.push(col.selection[0], col.selection[1]);
+}
+
+// The phases, until `deadline`; true when the collection is complete.
+function runPhases(col, deadline) {
+  if (col.phase === 0) {
+    if (!walkTree(col, deadline)) return false;
+    col.phase = 1;
+    col.mainEnd = col.nodes.length;
+    col.lastMain = col.doms[col.nodes.length - 1] || col.root;
+  }
+  if (col.phase === 1) {
+    if (!col.started) {
+      col.started = true;
+      startAround(col);
+    }
+    if (!walkAround(col, deadline)) return false;
+    col.phase = 2;
+  }
+  return true;
+}
+
+// R3's facts, on the element at `at`, read once (see addNode): not on what nothing renders in.
+function readTextFactsAt(col, at) {
+  col.inked[at] = true;
+  var rec = col.nodes[at];
+  var style = rec.style;
+  if (!style || style.display === "none" || COLLECT_NO_DESCENT.has(rec.tag)) return;
+  var cs = col.csOf[at] || col.view.getComputedStyle(col.doms[at]);
+  col.csOf[at] = undefined;
+  if (cs) readTextFacts(cs, style);
+}
+
+// `node` was added out of document order: its parent's `kids` are made again at the end.
+function markOutOfOrder(col, node) {
+  var p = flatParent(node);
+  if (p) col.dirty.add(p);
+}
+
+// Adds a node's record under the record at `parentAt` (-1: none given); returns its index.
+function addNode(col, node, parentAt) {
+  var rec;
+  var orphan = parentAt < 0;
+  // Around the point a node may be added without its parent's index: looked up (its parent is
+  // always added first), and the node is listed in its parent's `kids` like any other.
+  if (orphan && col.phase > 0) {
+    var fp = flatParent(node);
+    var fpAt = fp ? col.index.get(fp) : undefined;
+    if (fpAt !== undefined && !COLLECT_NO_DESCENT.has(col.nodes[fpAt].tag)) parentAt = fpAt;
+    else if (fpAt !== undefined) col.wsParent = fpAt; // its white-space still counts
+  }
+  if (node.nodeType === 3 || node.nodeType === 4) {
+    rec = textRecord(col, node.data, parentAt);
+  } else {
+    // The parent's white-space (what "missing" means).
+    var wsAt = parentAt >= 0 ? parentAt : col.wsParent;
+    var ctx = col.ctx;
+    rec = recordElement(node, ctx, wsAt >= 0 && col.wsOf[wsAt] !== undefined ? col.wsOf[wsAt] : "normal");
+    col.wsOf[col.nodes.length] = ctx.ws;
+    col.csOf[col.nodes.length] = ctx.cs;
+    ctx.cs = undefined;
+  }
+  col.wsParent = -1;
+  col.budgetNodes -= 1;
+  // Added around the point, out of document order: its parent's `kids` are put in order at the end.
+  if (col.phase > 0 && orphan) markOutOfOrder(col, node);
+  var at = col.nodes.length;
+  col.index.set(node, at);
+  col.nodes.push(rec);
+  col.doms.push(node);
+  if (parentAt >= 0) {
+    var parent = col.nodes[parentAt];
+    if (parent.kids) parent.kids.push(at);
+    else parent.kids = [at];
+  }
+  return at;
+}
+
+// A text node's record, within the text budget (past it, the nearer end is kept).
+function textRecord(col, data, parentAt) {
+  // The facts that hide text are read on the elements that have text of their own (R3 judges
+  // a text node by its parent), when their first such text is collected.
+  if (parentAt >= 0 && col.inked[parentAt] === undefined && hasInk(data)) readTextFactsAt(col, parentAt);
+  if (data.length > col.budgetText) {
+    var keep = Math.max(0, col.budgetText);
+    data = col.backward ? data.slice(data.length - keep) : data.slice(0, keep); // the nearer end
+    col.truncated = true;
+  }
+  col.budgetText -= data.length;
+  return { text: data };
+}
+
+// Whether the walk goes into an element's children: not into what never shows text, nor into
+// a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
+// descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
+function descends(col, node, at) {
+  if (COLLECT_NO_DESCENT.has(node.localName)) return false;
+  var s = col.nodes[at].style;
+  return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
+}
+
+function pushWork(col, node, parentAt, siblings) {
+  col.stackNode.push(node);
+  col.stackParent.push(parentAt);
+  col.stackSiblings.push(siblings);
+}
+
+// Walks in document order (flat tree), adding what is not yet added, until `deadline`
+// (performance.now()); false when it stopped there with work left.
+function walkTree(col, deadline) {
+  var stackNode = col.stackNode;
+  var stackParent = col.stackParent;
+  var stackSiblings = col.stackSiblings;
+  var backward = col.backward;
+  var phase = col.phase;
+  var n = 0;
+  while (stackNode.length) {
+    if ((++n & 15) === 0 && performance.now() > deadline) return false;
+    if (col.budgetNodes <= 0 || col.budgetText <= 0) {
+      col.truncated = true;
+      stackNode.length = stackParent.length = stackSiblings.length = 0;
+      return true;
+    }
+    var node = stackNode.pop();
+    var parentAt = stackParent.pop();
+    var sibling = backward ? node.previousSibling : node.nextSibling;
+    if (stackSiblings.pop() && sibling) pushWork(col, sibling, parentAt, true);
+    var type = node.nodeType;
+    if (type !== 1 && type !== 3 && type !== 4) continue;
+    var at = phase === 0 ? undefined : col.index.get(node); // the main walk meets each node once
+    if (at === undefined) {
+      at = addNode(col, node, parentAt);
+      if (backward && type === 1) col.dirty.add(node); // its children come last first
+    } else if (phase > 0 && type === 1) {
+      col.dirty.add(node); // new children may follow its old ones
+    }
+    if (type === 1 && descends(col, node, at)) pushChildren(col, node, at, backward);
+  }
+  return true;
+}
+
+// Puts an element's flat-tree children on the work list (nearest first when walking backwards).
+function pushChildren(col, node, at, backward) {
+  if (node.shadowRoot) {
+    var first = backward ? node.shadowRoot.lastChild : node.shadowRoot.firstChild;
+    if (first) pushWork(col, first, at, true);
+  } else if (node.localName === "slot" && typeof node.assignedNodes === "function" &&
+      node.assignedNodes().length) {
+    var assigned = node.assignedNodes();
+    for (var i = 0; i < assigned.length; i++) pushWork(col, assigned[backward ? i : assigned.length - 1 - i], at, false);
+  } else if (backward ? node.lastChild : node.firstChild) {
+    pushWork(col, backward ? node.lastChild : node.firstChild, at, true);
+  }
+}
+
+// ---- Around the point ----
+//
+// What the reading needs there, nearest first, whatever the main walk reached. The focus nodes'
+// ancestors are added at once; then subtrees are walked one by one (each a "job", resumable across
+// slices): the pointed elements whole, the headings before the point, then the point's
+// neighbourhood, sibling by sibling outward and level by level up, until COLLECT_SIDE_TEXT units
+// were collected on each side. Only the ancestors when the walk was complete (everything else is
+// already there).
+
+// Adds `n`'s ancestors (and `n`) not yet added, from the top.
+function addAncestors(col, n) {
+  var chain = [];
+  for (var p = n; p && p !== col.root; p = flatParent(p)) chain.push(p);
+  for (var i = chain.length - 1; i >= 0; i--) if (!col.index.has(chain[i])) addNode(col, chain[i], -1);
+}
+
+function startAround(col) {
+  col.budgetNodes = Math.max(col.budgetNodes, 0) + COLLECT_RESERVE_NODES;
+  col.budgetText = Math.max(col.budgetText, 0) + COLLECT_RESERVE_TEXT;
+  col.focusNodes.forEach(function (n) { addAncestors(col, n); });
+  if (!col.truncated) return;
+  var ups = [];
+  col.focusNodes.forEach(function (n) {
+    var up = n.nodeType === 1 ? n : flatParent(n);
+    if (up && ups.indexOf(up) === -1) ups.push(up);
+  });
+  ups.forEach(function (up) {
+    col.jobs.push({ node: up, side: 0 });
+    col.near.push({ up: up, level: 0, siblings: null, at: 0, d: 0, before: 0, after: 0, nodesBefore: 0, nodesAfter: 0 });
+  });
+  if (col.focusNodes.length) headingsBefore(col, col.focusNodes[0]).forEach(function (h) {
+    addAncestors(col, h);
+    col.jobs.push({ node: h, side: 0 });
+  });
+}
+
+// H1 needs the headings before the point, which may lie past the walk's end: the nearest ones,
+// and further back those that can still be above them in the outline (a lower level than any
+// kept, a few per level, in case some are hidden). Which are visible and what the path is stays
+// Rust's; this only chooses what to collect. Found among the document's headings and elements
+// with a role (one native querySelectorAll), backwards from the point to where the main walk
+// stopped (at most COLLECT_HEADING_SCAN of them). Headings inside shadow roots are not searched.
+function headingsBefore(col, target) {
+  var doc = col.doc;
+  var t = target;
+  while (t && t.getRootNode && t.getRootNode() !== doc) t = flatParent(t) || (t.getRootNode() && t.getRootNode().host);
+  if (!t) return [];
+  var ancestors = new Set();
+  for (var p = t; p; p = p.parentNode) ancestors.add(p);
+  // The candidates in document order (native: no wrapper for what is not looked at), and by a
+  // binary search the last one before the point.
+  var candidates = doc.querySelectorAll("h1,h2,h3,h4,h5,h6,[role]");
+  var lo = 0;
+  var hi = candidates.length;
+  while (lo < hi) {
+    var mid = (lo + hi) >> 1;
+    if (candidates[mid] !== t && t.compareDocumentPosition(candidates[mid]) & 2) lo = mid + 1; // PRECEDING
+    else hi = mid;
+  }
+  var kept = [];
+  var minLevel = 10;
+  var perLevel = {};
+  var lastMain = col.lastMain;
+  for (var at = lo - 1, scanned = 0; at >= 0 && scanned < COLLECT_HEADING_SCAN && kept.length < COLLECT_MAX_HEADINGS; at--, scanned++) {
+    var h = candidates[at];
+    if (ancestors.has(h)) continue; // a heading holding the point is one of its ancestors
+    // The main walk got here: it has every heading before (or skipped it with its subtree).
+    if (col.index.has(h) || (lastMain && h !== lastMain && lastMain.compareDocumentPosition(h) & 2)) break;
+    var level = headingLevel(h);
+    if (level === 0) continue;
+    if (kept.length >= 16 && !(level < minLevel || (level === minLevel && (perLevel[level] || 0) < 3))) continue;
+    kept.push(h);
+    perLevel[level] = (perLevel[level] || 0) + 1;
+    if (level < minLevel) minLevel = level;
+  }
+  return kept.reverse();
+}
+
+// An h1-h6's level, a role=heading's aria-level (2 when none), or 0 for anything else.
+function headingLevel(h) {
+  var tag = h.localName;
+  var numbered = tag.length === 2 && tag.charAt(0) === "h" && tag.charAt(1) >= "1" && tag.charAt(1) <= "6";
+  if (numbered) return Number(tag.charAt(1));
+  if (!(h.hasAttribute("role") && /^\s*heading\s*$/i.test(h.getAttribute("role")))) return 0;
+  return parseInt(h.getAttribute("aria-level"), 10) || 2;
+}
+
+// Whether one side of the point has its context (or its share of the reserve).
+function sideFull(c, side) {
+  return side < 0 ? c.before >= COLLECT_SIDE_TEXT || c.nodesBefore >= COLLECT_SIDE_NODES
+    : c.after >= COLLECT_SIDE_TEXT || c.nodesAfter >= COLLECT_SIDE_NODES;
+}
+
+// The next subtree to walk around the point, or null when done.
+function nextAroundJob(col) {
+  if (col.jobs.length) return col.jobs.shift();
+  var near = col.near;
+  while (near.length) {
+    var c = near[0];
+    if (sideFull(c, -1) && sideFull(c, 1)) {
+      near.shift();
+      continue;
+    }
+    if (!c.siblings && !enterLevel(col, c)) {
+      near.shift();
+      continue;
+    }
+    var next = nextSibling(col, c);
+    if (next) return next;
+  }
+  return null;
+}
+
+// A cursor starts on its level: the siblings of `c.up` (at most six levels up); false when there
+// is no level left.
+function enterLevel(col, c) {
+  var parent = c.level < 6 ? flatParent(c.up) : null;
+  if (!parent) return false;
+  c.siblings = flatChildren(parent);
+  c.at = childIndex(c.siblings, c.up);
+  col.ordOf.set(c.up, c.at);
+  c.d = 0;
+  c.parent = parent;
+  c.turn = 1;
+  return true;
+}
+
+// The cursor's next sibling to walk: alternately before and after, outward, skipping a side that
+// has enough or has no more (the reserve bounds how many). Null when this try found none; the
+// level is left (one up) once both sides are done.
+function nextSibling(col, c) {
+  for (var tries = 0; tries < 2; tries++) {
+    c.turn = -c.turn;
+    if (c.turn < 0) c.d += 1;
+    var k = c.at + c.turn * c.d;
+    if (!sideFull(c, c.turn) && k >= 0 && k < c.siblings.length) {
+      var sibling = c.siblings[k];
+      col.ordOf.set(sibling, k);
+      return { node: sibling, side: c.turn, cursor: c };
+    }
+  }
+  var doneBefore = sideFull(c, -1) || c.at - c.d <= 0;
+  var doneAfter = sideFull(c, 1) || c.at + c.d >= c.siblings.length - 1;
+  if (doneBefore && doneAfter) {
+    c.up = c.parent; // this level is done: one up
+    c.level += 1;
+    c.siblings = null;
+  }
+  return null;
+}
+
+// Works around the point until `deadline`; false when it stopped there with work left.
+function walkAround(col, deadline) {
+  for (;;) {
+    if (col.job) {
+      if (!walkTree(col, deadline)) return false;
+      endJob(col, col.job);
+      col.backward = false;
+      col.job = null;
+    }
+    if (col.budgetNodes <= 0 || col.budgetText <= 0) return true;
+    if (performance.now() > deadline) return false;
+    var next = nextAroundJob(col);
+    if (!next) return true;
+    startJob(col, next);
+  }
+}
+
+// A subtree's walk is set up: a side walks within its share, so a huge subtree on one side cannot
+// starve the other; the side before the point walks backwards, from its end nearest the point.
+function startJob(col, job) {
+  col.job = job;
+  job.spare = 0;
+  if (job.cursor) {
+    var share = COLLECT_SIDE_NODES - (job.side < 0 ? job.cursor.nodesBefore : job.cursor.nodesAfter);
+    job.spare = Math.max(0, col.budgetNodes - share);
+    col.budgetNodes -= job.spare;
+    col.backward = job.side < 0;
+  }
+  job.text = col.budgetText;
+  job.nodes = col.budgetNodes;
+  markOutOfOrder(col, job.node);
+  var p = flatParent(job.node);
+  var pAt = p ? col.index.get(p) : undefined;
+  pushWork(col, job.node, pAt === undefined ? -1 : pAt, false);
+}
+
+// A subtree's walk is done: what it used counts on its side.
+function endJob(col, job) {
+  var c = job.cursor;
+  if (!c) return;
+  var text = job.text - col.budgetText;
+  var used = job.nodes - col.budgetNodes;
+  col.budgetNodes += job.spare;
+  if (job.side < 0) {
+    c.before += text;
+    c.nodesBefore += used;
+  } else {
+    c.after += text;
+    c.nodesAfter += used;
+  }
+}
+
+// ---- The observation ----
+
+// A DOM position as an anchor of the observation: the collected node it is in, or the nearest
+// collected child or ancestor.
+function anchorOf(col, a) {
+  var index = col.index;
+  var nodes = col.nodes;
+  var node = a.node;
+  if (node.nodeType === 3 || node.nodeType === 4) {
+    var at = index.get(node);
+    if (at !== undefined) return { node: at, offset: Math.min(a.offset, nodes[at].text.length) };
+  } else {
+    var children = node.childNodes || [];
+    for (var i = a.offset; i < children.length; i++) {
+      if (index.has(children[i])) return { node: index.get(children[i]), offset: 0 };
+    }
+    for (var j = Math.min(a.offset, children.length) - 1; j >= 0; j--) {
+      if (!index.has(children[j])) continue;
+      var before = index.get(children[j]);
+      // Just after that child: the end of its text for a text node, offset 1 for an element.
+      var end = nodes[before].tag ? 1 : nodes[before].text.length;
+      return { node: before, offset: end };
+    }
+  }
+  for (var p = node; p; p = flatParent(p)) {
+    if (index.has(p) && nodes[index.get(p)].tag) return { node: index.get(p), offset: 0 };
+  }
+  return null;
+}
+
+function finishObservation(col) {
+  col.csOf.length = 0;
+  col.dirty.forEach(function (el) { orderKids(col, el); });
+  var root = col.root;
+  var obs = {
+    v: 1,
+    url: String(location.href),
+    title: String(col.doc.title || ""),
+    lang: root.getAttribute("lang"),
+    how: col.how,
+    root: 0,
+    nodes: col.nodes,
+    truncated: col.truncated,
+  };
+  if (col.how === "drop") {
+    var caretAnchor = col.rawAnchors.length ? anchorOf(col, col.rawAnchors[0]) : null;
+    var elementAt = col.pointElement ? col.index.get(col.pointElement) : undefined;
+    obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
+  } else {
+    obs.selection = { start: anchorOf(col, col.selection[0]), end: anchorOf(col, col.selection[1]) };
+  }
+  return obs;
+}
+
+// Children lists, in flat-tree order: the walk made them as it went; where nodes were added out
+// of order (around the point), this element's list is made again from the tree. Every added node
+// is listed in its parent's `kids`; those the main walk added are in order (it adds children in
+// order), the others are put in order by their place among the children (known from the
+// neighbourhood's cursor, else asked of a Range), without touching the children that were not
+// collected (a parent of thousands would make thousands of wrappers).
+function orderKids(col, el) {
+  var index = col.index;
+  var nodes = col.nodes;
+  var doms = col.doms;
+  var at = index.get(el);
+  if (at === undefined || COLLECT_NO_DESCENT.has(el.localName)) return;
+  var i;
+  if (el.shadowRoot || el.localName === "slot") {
+    var list = [];
+    var kids = flatChildren(el);
+    for (var k = 0; k < kids.length; k++) {
+      i = index.get(kids[k]);
+      if (i !== undefined) list.push(i);
+    }
+    if (list.length) nodes[at].kids = list;
+    else delete nodes[at].kids;
+    return;
+  }
+  var all = nodes[at].kids;
+  if (!all) return;
+  var main = [];
+  var late = [];
+  for (var j = 0; j < all.length; j++) (all[j] < col.mainEnd ? main : late).push(all[j]);
+  if (!late.length) return; // all from the main walk: in order
+  var place = function (n) {
+    var o = col.ordOf.get(doms[n]);
+    return o !== undefined && o >= 0 ? o : childIndex(el.childNodes, doms[n]);
+  };
+  var keyed = late.map(function (n) { return [place(n), n]; });
+  keyed.sort(function (a, b) { return a[0] - b[0]; });
+  late = keyed.map(function (e) { return e[1]; });
+  if (!main.length || doms[late[0]].compareDocumentPosition(doms[main[main.length - 1]]) & 2) {
+    nodes[at].kids = main.concat(late); // the usual case: the late ones all follow
+    return;
+  }
+  var merged = main.map(function (n) { return [place(n), n]; }).concat(keyed);
+  merged.sort(function (a, b) { return a[0] - b[0]; });
+  nodes[at].kids = merged.map(function (e) { return e[1]; });
+}
+
+// ---- DOM helpers ----
+
+function caretAt(doc, x, y) {
+  if (doc.caretPositionFromPoint) {
+    var p = doc.caretPositionFromPoint(x, y);
+    if (p && p.offsetNode) return { node: p.offsetNode, offset: p.offset };
+  }
+  if (doc.caretRangeFromPoint) {
+    var r = doc.caretRangeFromPoint(x, y);
+    if (r) return { node: r.startContainer, offset: r.startOffset };
+  }
+  return null;
+}
+
+// The place of `node` in `list` (its parent's children, flat), or -1. A NodeList's is asked of a
+// Range (native: the siblings before it get no wrappers), and checked.
+function childIndex(list, node) {
+  if (Array.isArray(list)) return list.indexOf(node);
+  var parent = node.parentNode;
+  if (!parent) return -1;
+  var range = node.ownerDocument.createRange();
+  range.setStartBefore(node);
+  var at = range.startOffset;
+  return list[at] === node ? at : -1;
+}
+
+// The flat tree (what renders): an open shadow root's children stand for its host's, a slot's
+// assigned nodes for its own (its children are the fallback).
+function flatChildren(el) {
+  if (el.shadowRoot) return el.shadowRoot.childNodes;
+  if (el.localName === "slot" && typeof el.assignedNodes === "function") {
+    var assigned = el.assignedNodes();
+    if (assigned.length) return assigned;
+  }
+  return el.childNodes;
+}
+
+function flatParent(node) {
+  if (node.assignedSlot) return node.assignedSlot;
+  var p = node.parentNode;
+  if (p && p.nodeType === 11 && p.host) return p.host;
+  return p && p.nodeType === 1 ? p : null;
+}
+
+// ---- One element's facts ----
+
+// A computed color with alpha 0 ("transparent", rgba(…, 0), color(… / 0)).
+function alphaZero(color) {
+  if (!color) return false;
+  if (color === "transparent") return true;
+  var slash = /\/\s*([0-9.]+%?)\s*\)$/.exec(color); // color(srgb 0 0 0 / 0), oklch(… / 0)
+  if (slash) return parseFloat(slash[1]) === 0;
+  var rgba = /^rgba\(([^)]*)\)$/.exec(color); // rgba(0, 0, 0, 0): the fourth value
+  if (rgba) {
+    var parts = rgba[1].split(",");
+    return parts.length === 4 && parseFloat(parts[3]) === 0;
+  }
+  return false;
+}
+
+// Whether a text has something other than whitespace: only the elements with such text of their
+// own need the inherited facts that hide text (R3 is judged on a text node's parent).
+function hasInk(d) {
+  for (var i = 0; i < d.length; i++) {
+    var ch = d.charCodeAt(i);
+    if (ch !== 32 && ch !== 10 && ch !== 9 && ch !== 13 && ch !== 12) return true;
+  }
+  return false;
+}
+
+var OPACITY_TOO = { opacityProperty: true };
+
+// The facts of one element. Each computed-style read costs (a string made per property), so
+// only what a rule reads is read, and only where it can matter.
+// Inherited facts that hide text only: judged on the text's own parent (R3).
+function readTextFacts(cs, style) {
+  if (cs.visibility !== "visible") style.visibility = cs.visibility;
+  if (parseFloat(cs.fontSize) === 0) style.font0 = true;
+  if (alphaZero(cs.color) && alphaZero(cs.webkitTextFillColor || cs.color)) style.color0 = true;
+}
+
+// Tags that are inline phrasing content by default: unless CSS makes them something else, only
+// their display and the facts that hide their own text are read (see recordElement).
+var PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i",
+  "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+  "font", "del", "ins", "br", "wbr", "label"]);
+
+// An element's whitelisted attributes (by name: `attributes[i]` would make an Attr node for
+// each), or null.
+function recordAttrs(el) {
+  if (!el.hasAttributes()) return null;
+  var list = el.getAttributeNames();
+  var attrs = null;
+  for (var i = 0, n = 0; i < list.length && n < COLLECT_MAX_ATTRS; i++) {
+    var name = list[i];
+    if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
+      var value = el.getAttribute(name);
+      if (value === null) continue;
+      attrs = attrs || {};
+      attrs[name] = value.length > COLLECT_MAX_ATTR ? value.slice(0, COLLECT_MAX_ATTR) : value;
+      n++;
+    }
+  }
+  return attrs;
+}
+
+// The facts of one element; `parentWs` is the parent's white-space (what "missing" means); sets
+// ctx.ws to this element's own.
+function recordElement(el, ctx, parentWs) {
+  ctx.ws = parentWs;
+  var rec = { tag: String(el.localName || el.nodeName).toLowerCase().slice(0, 64) };
+  var attrs = recordAttrs(el);
+  if (attrs) rec.attrs = attrs;
+  var cs = ctx.view.getComputedStyle(el);
+  if (!cs) return rec;
+  ctx.cs = cs; // for the facts of its own text, read when that text is collected
+  var style = { display: cs.display };
+  rec.style = style;
+  if (style.display === "none") return rec; // nothing else matters: nothing in it renders
+  // An element with nothing inside to show (an image, a line break, an input, an empty box, an
+  // icon): its display is all a rule reads.
+  if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
+  // Inline phrasing elements (links, emphasis, spans) that stay inline and in the flow: what hides
+  // a subtree or changes whitespace is almost never set on them, so only what hides their own text
+  // is read. (A positioned one, e.g. a skip link moved off the page or a screen-reader-only span,
+  // gets every fact below.)
+  // Their white-space is the parent's (Rust inherits it when none is written).
+  // (The facts that hide text are read when the element's own text is collected: see addNode.)
+  var position = cs.position;
+  if (style.display === "inline" && PHRASING.has(rec.tag) && position === "static") return rec;
+  recordBoxFacts(el, ctx, cs, style, parentWs, position);
+  return rec;
+}
+
+// What hides a subtree or changes whitespace, and where the box is, on an element that is not
+// plain inline phrasing.
+function recordBoxFacts(el, ctx, cs, style, parentWs, position) {
+  // One call answers two facts in the common case: the element has a box, and neither it nor an
+  // ancestor has opacity 0. Otherwise each is read on its own.
+  var shown = ctx.checkVisibility && el.checkVisibility(OPACITY_TOO);
+  if (!shown && cs.opacity === "0") style.opacity0 = true;
+  var cv = cs.contentVisibility;
+  if (cv && cv !== "visible") style.content_visibility = cv;
+  // white-space is written where it differs from the parent's (missing means inherited).
+  var ws = cs.whiteSpace || cs.whiteSpaceCollapse || "normal";
+  if (ws === "nowrap") ws = "normal";
+  if (ws !== parentWs) style.white_space = ws;
+  ctx.ws = ws;
+  var clipPath = cs.clipPath;
+  if (clipPath && clipPath !== "none") style.clip_path = String(clipPath).slice(0, 256);
+  var overflow = cs.overflow;
+  if ((overflow && overflow !== "visible") || style.clip_path) style.clips = true;
+  // Boxes: whether there is one, its size and its place. Layout is read, never changed.
+  var hasBox = shown || (ctx.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+  if (!hasBox) {
+    style.no_box = true;
+    return;
+  }
+  // Where the box is: only a clipping or positioned box can be of no area or out of the page by
+  // itself (a static box out of the page is inside one that is).
+  if (!style.clips && position === "static") return;
+  var r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) {
+    style.zero_size = true; // no area: a side of at most 1 px (what clips to it shows nothing)
+    if (!style.clips && cs.clip && cs.clip !== "auto") style.clips = true; // clip: rect(…)
+  }
+  // Wholly left of or above the page (a box at the very edge with no extent there is not).
+  var left = r.right + ctx.scrollX <= 0 && r.left + ctx.scrollX < 0;
+  var above = r.bottom + ctx.scrollY <= 0 && r.top + ctx.scrollY < 0;
+  var outOfView = r.right <= 0 || r.bottom <= 0 || r.left >= ctx.width || r.top >= ctx.height;
+  if (left || above || (outOfView && position === "fixed")) style.offscreen = true;
+}
