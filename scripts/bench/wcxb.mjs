@@ -24,7 +24,7 @@
 // loaded at once, default 1), --collect-only, --debug (the debug build of the example).
 
 import { readFile, readdir, mkdir, writeFile, rename, copyFile, mkdtemp, symlink } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -184,6 +184,15 @@ function parseEvaluate(text) {
   return res;
 }
 
+function backgroundWasmSize() {
+  const f = path.join(ROOT, "dist/extension/wasm/apc_background_bg.wasm");
+  try {
+    return `${(readFileSync(f).length / 1024 / 1024).toFixed(2)} MiB (dist/extension, after wasm-opt)`;
+  } catch {
+    return "not built (scripts/build-extension.sh)";
+  }
+}
+
 // ---- main --------------------------------------------------------------------------------------
 
 const ids = await pageIds();
@@ -202,6 +211,54 @@ const runExample = (extra) => JSON.parse(execFileSync(path.join(TARGET_DIR, PROF
   ["--obs", path.join(collected.dir, "obs"), "--out", productDir, ...extra, ...ids],
   { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] }));
 const product = runExample([]);
+
+// Road (b): rs-trafilatura (the crate) on the observation's visible HTML, natively, and its
+// wasm32 build's size and time in V8 (node's, the engine of Chromium's extension background) on
+// the same HTML.
+function roadB() {
+  const dir = path.join(ROOT, "scripts/bench/road-b");
+  const env = { ...process.env, CARGO_TARGET_DIR: path.join(TARGET_DIR, "road-b") };
+  try {
+    execFileSync("cargo", ["build", "-q", "--release"], { cwd: dir, stdio: ["ignore", "inherit", "inherit"], env });
+    execFileSync("cargo", ["build", "-q", "--release", "--lib", "--target", "wasm32-unknown-unknown"], { cwd: dir, stdio: ["ignore", "inherit", "inherit"], env });
+  } catch (e) {
+    log(`wcxb: road (b) did not build: ${String(e.message).split("\n")[0]}`);
+    return null;
+  }
+  const htmlDir = path.join(productDir, "visible-html");
+  const native = JSON.parse(execFileSync(path.join(TARGET_DIR, "road-b/release/road-b"),
+    ["--obs", path.join(collected.dir, "obs"), "--out", productDir, "--html", htmlDir, ...ids],
+    { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] }));
+  const wasmFile = path.join(TARGET_DIR, "road-b/wasm32-unknown-unknown/release/road_b.wasm");
+  return { native, wasmFile, htmlDir };
+}
+async function wasmTimes(wasmFile, htmlDir, sample) {
+  const bytes = await readFile(wasmFile);
+  const t0 = performance.now();
+  // Its imports (wasm-bindgen's, pulled in by the workspace's crates) are never called by the
+  // extraction: each is a stub that throws, so a call would fail the timing rather than fake it.
+  const module = await WebAssembly.compile(bytes);
+  const imports = {};
+  for (const { module: m, name } of WebAssembly.Module.imports(module)) {
+    (imports[m] ??= {})[name] = () => { throw new Error(`road (b) wasm called ${m}.${name}`); };
+  }
+  const instance = await WebAssembly.instantiate(module, imports);
+  const instantiateMs = performance.now() - t0;
+  const { memory, road_b_alloc: alloc, road_b_extract: extract } = instance.exports;
+  const times = [];
+  for (const id of sample) {
+    const f = path.join(htmlDir, `${id}.html`);
+    if (!existsSync(f)) continue;
+    const html = await readFile(f);
+    const t = performance.now();
+    const ptr = alloc(html.length);
+    new Uint8Array(memory.buffer, ptr, html.length).set(html);
+    extract(ptr, html.length);
+    times.push(performance.now() - t);
+  }
+  return { size: bytes.length, instantiateMs, times };
+}
+const roadBRun = roadB();
 const metas = Object.fromEntries(await Promise.all(ids.map(async (id) =>
   [id, JSON.parse(await readFile(path.join(collected.dir, "meta", `${id}.json`), "utf8"))])));
 const readTexts = async (file) => JSON.parse(await readFile(file, "utf8"));
@@ -212,7 +269,15 @@ const texts = {
     return [id, existsSync(f) ? await readFile(f, "utf8") : ""];
   }))),
 };
-if (product.road_b) texts.road_b = await readTexts(path.join(productDir, "road_b.json"));
+let wasm = null;
+if (roadBRun) {
+  texts.road_b = await readTexts(path.join(productDir, "road_b.json"));
+  // Every 5th page: a sample of the corpus's pages for the time in V8.
+  wasm = await wasmTimes(roadBRun.wasmFile, roadBRun.htmlDir, ids.filter((_, k) => k % 5 === 0)).catch((e) => {
+    log(`wcxb: road (b) wasm: ${e.message}`);
+    return null;
+  });
+}
 const ext = extractors(ids);
 if (ext) {
   for (const name of ["trafilatura", "rs_trafilatura"]) {
@@ -284,7 +349,14 @@ out.push(`|---|---|---|---|`);
 out.push(line("collectObservation (in the page)", ok.map((id) => metas[id].collect_ms)));
 out.push(line("Readability parse + clone (in the page)", ok.map((id) => metas[id].readability_ms)));
 out.push(line("build_reading (native)", product.build_ms));
-if (product.road_b) out.push(line("road (b): visible HTML + rs-trafilatura extract (native)", product.road_b_ms));
+if (roadBRun) out.push(line("road (b): visible HTML + rs-trafilatura extract (native)", roadBRun.native.ms));
+if (wasm) out.push(line(`road (b): rs-trafilatura extract as wasm32 in V8 (node ${process.version}, ${wasm.times.length} pages)`, wasm.times));
 out.push("");
+if (wasm) {
+  out.push(`Road (b)'s cost in the extension: the crate rs-trafilatura compiled for \`wasm32-unknown-unknown\` (opt-level s, LTO, ` +
+    `before wasm-opt) is ${(wasm.size / 1024 / 1024).toFixed(2)} MiB of WebAssembly on its own (instantiated in ` +
+    `${ms(wasm.instantiateMs)} ms); the background's module today: ${backgroundWasmSize()}.`);
+  out.push("");
+}
 console.log(out.join("\n"));
 for (const [name, r] of Object.entries(results)) log(`wcxb: ${name}: F1 ${f(r.all.f1)} ${TYPES.map((t) => `${t} ${f(r[t]?.f1)}`).join(", ")}`);

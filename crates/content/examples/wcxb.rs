@@ -98,15 +98,19 @@ fn main() {
     if let (true, Some(out)) = (roads, &out_dir) {
         let mut all = serde_json::Map::new();
         for id in &ids {
-            let raw = std::fs::read_to_string(obs_dir.join(format!("{id}.json"))).unwrap_or_default();
-            if let Ok((a, b, t, c)) =
-                apc_content::Observation::from_json(&raw).and_then(|o| apc_content::main_text_roads(&o))
+            let raw =
+                std::fs::read_to_string(obs_dir.join(format!("{id}.json"))).unwrap_or_default();
+            if let Ok((a, b, t, c)) = apc_content::Observation::from_json(&raw)
+                .and_then(|o| apc_content::main_text_roads(&o))
             {
                 all.insert(id.clone(), serde_json::json!({ "article": a, "region": b, "prose_total": t, "prose_chosen": c }));
             }
         }
         let _ = std::fs::create_dir_all(out);
-        let _ = std::fs::write(out.join("roads.json"), serde_json::Value::Object(all).to_string());
+        let _ = std::fs::write(
+            out.join("roads.json"),
+            serde_json::Value::Object(all).to_string(),
+        );
     }
     if let Some(out) = &out_dir {
         let _ = std::fs::create_dir_all(out);
@@ -168,7 +172,11 @@ fn word_f1(pred: &str, truth: &str) -> (f64, f64, f64) {
     let (p, t) = (tokens(pred), tokens(truth));
     let (np, nt): (usize, usize) = (p.values().sum(), t.values().sum());
     if nt == 0 {
-        return if np == 0 { (1.0, 1.0, 1.0) } else { (0.0, 0.0, 0.0) };
+        return if np == 0 {
+            (1.0, 1.0, 1.0)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
     }
     if np == 0 {
         return (0.0, 0.0, 0.0);
@@ -187,7 +195,10 @@ fn word_f1(pred: &str, truth: &str) -> (f64, f64, f64) {
 }
 
 /// Per page: (id, page type, truth, product) from WCXB's `ground-truth/<id>.json`.
-fn truth_of_wcxb(gt: &Path, texts: &BTreeMap<String, String>) -> Vec<(String, String, String, String)> {
+fn truth_of_wcxb(
+    gt: &Path,
+    texts: &BTreeMap<String, String>,
+) -> Vec<(String, String, String, String)> {
     let mut out = Vec::new();
     for (id, text) in texts {
         let Ok(raw) = std::fs::read_to_string(gt.join(format!("{id}.json"))) else {
@@ -219,7 +230,12 @@ fn truth_of_articles(
         .iter()
         .filter_map(|(id, text)| {
             let truth = v[id]["articleBody"].as_str()?;
-            Some((id.clone(), "article".to_owned(), truth.to_owned(), text.clone()))
+            Some((
+                id.clone(),
+                "article".to_owned(),
+                truth.to_owned(),
+                text.clone(),
+            ))
         })
         .collect()
 }

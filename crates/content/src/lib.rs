@@ -169,7 +169,12 @@ pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usiz
     let tree = obs.check()?;
     let r = render::render(&tree, &[]);
     let roads = main_text::roads(&tree, &r);
-    Ok((roads.article, roads.region, roads.prose_total, roads.prose_chosen))
+    Ok((
+        roads.article,
+        roads.region,
+        roads.prose_total,
+        roads.prose_chosen,
+    ))
 }
 
 /// The page as HTML with only what renders (R1–R3: hidden parts removed), for an HTML-only

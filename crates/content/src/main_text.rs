@@ -517,7 +517,7 @@ const PROSE_DENSITY: f64 = 0.6;
 const MIN_PROSE: usize = 1000;
 const MIN_TEXT_SHARE: f64 = 0.1;
 const PROSE_SHARE: f64 = 0.2;
-const TEXT_SHARE: f64 = 0.3;
+const TEXT_SHARE: f64 = 0.2;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -586,8 +586,8 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
-    let prose_total = body.map_or(0, |b| at(&prose, b));
-    let prose_chosen = parts.iter().map(|&p| at(&prose, p)).sum();
+    let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
+    let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
     let done = |article: String| Roads {
         article,
         region: region.clone(),

@@ -12,11 +12,17 @@ use super::{at, Page, MIN_PARAGRAPH_BYTES};
 /// The share of the page's prose the chosen part must hold.
 pub(super) const COVER: f64 = 0.6;
 
-/// Each element's prose bytes: the M1 paragraphs inside it that count.
-pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usize)]) -> Vec<usize> {
+/// Each element's prose: the bytes and the number of the M1 paragraphs inside it that count.
+pub(super) struct Prose {
+    pub bytes: Vec<usize>,
+    pub count: Vec<usize>,
+}
+
+pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usize)]) -> Prose {
     let tree = page.tree;
     let card = cards(page);
     let mut out = vec![0usize; tree.obs.nodes.len()];
+    let mut count = vec![0usize; tree.obs.nodes.len()];
     for &(block, _, bytes, _) in found {
         if bytes < MIN_PARAGRAPH_BYTES
             || at(&page.unlikely, block)
@@ -30,25 +36,32 @@ pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usiz
             if let Some(slot) = out.get_mut(a) {
                 *slot += bytes;
             }
+            if let Some(slot) = count.get_mut(a) {
+                *slot += 1;
+            }
         }
     }
-    out
+    Prose { bytes: out, count }
 }
 
 /// M7: from `top` up, the nearest ancestor below `body` holding [`COVER`] of `body`'s prose
-/// (`body` itself when only it does).
-pub(super) fn widen(page: &Page<'_, '_, '_>, prose: &[usize], top: usize, body: usize) -> usize {
+/// (`body` itself when only it does), when it adds at least two paragraphs of prose to `top`'s
+/// (one more paragraph elsewhere is a stray, not a section: `one_stray_paragraph_does_not_widen_the_part`).
+pub(super) fn widen(page: &Page<'_, '_, '_>, prose: &Prose, top: usize, body: usize) -> usize {
     let tree = page.tree;
-    let total = at(prose, body) as f64;
+    let total = at(&prose.bytes, body) as f64;
     if total == 0.0 {
         return top;
     }
     let mut cur = top;
-    while (at(prose, cur) as f64) < COVER * total {
+    while (at(&prose.bytes, cur) as f64) < COVER * total {
         match tree.parent_of(cur) {
             Some(p) if !matches!(tree.node(p).tag(), "html") => cur = p,
             _ => break,
         }
+    }
+    if at(&prose.count, cur) < at(&prose.count, top) + 2 {
+        return top;
     }
     cur
 }

@@ -67,7 +67,10 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
     if noise_by_kind(tree, i) {
         return true;
     }
-    if matches!(node.tag(), "form" | "header" | "input" | "label" | "fieldset") {
+    if matches!(
+        node.tag(),
+        "form" | "header" | "input" | "label" | "fieldset"
+    ) {
         return true;
     }
     if node
@@ -95,9 +98,7 @@ const MENU_LINK_BYTES: usize = 24;
 /// that is nearly all link (`menus_are_cut_from_the_region`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let c = at(&page.counts, i);
-    c.anchors >= MENU_MIN_LINKS
-        && c.links <= MENU_LINK_BYTES * c.anchors
-        && page.density(i) >= 0.7
+    c.anchors >= MENU_MIN_LINKS && c.links <= MENU_LINK_BYTES * c.anchors && page.density(i) >= 0.7
 }
 
 /// The region's text: `root`'s rendered text without the cut parts.
