@@ -27,6 +27,13 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
+//! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
+//!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
+//!   paragraphs: pages of many sections are read whole.
+//! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
+//!   banners, forms, menus of short links, cookie/share/newsletter/related parts.
+//! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, else the
+//!   region (M8): products, listings, threads of short posts, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
@@ -498,8 +505,8 @@ pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
 
 /// M9: the page reads as one article when the article road's text is mostly prose (at least
 /// [`PROSE_DENSITY`] of it, and [`MIN_PROSE`] bytes or more) and at least [`MIN_TEXT_SHARE`] of
-/// the region's text, or when its prose is at least [`PROSE_SHARE`] of the region's text and the
-/// article road's text at least [`TEXT_SHARE`] of it; else its main text is the region (M8): a
+/// the region's text, or when its prose ([`MIN_SHARED_PROSE`] bytes or more) is at least
+/// [`PROSE_SHARE`] of the region's text and the article road's text at least [`TEXT_SHARE`] of it; else its main text is the region (M8): a
 /// product, a listing, a thread of short posts, a service page of short sections
 /// (`a_page_of_short_parts_reads_as_its_region`, `an_article_reads_as_its_article`).
 fn is_article(roads: &Roads) -> bool {
@@ -509,7 +516,9 @@ fn is_article(roads: &Roads) -> bool {
     (chosen >= PROSE_DENSITY * article.max(1.0)
         && roads.prose_total >= MIN_PROSE
         && article >= MIN_TEXT_SHARE * region)
-        || (total >= PROSE_SHARE * region && article >= TEXT_SHARE * region)
+        || (roads.prose_total >= MIN_SHARED_PROSE
+            && total >= PROSE_SHARE * region
+            && article >= TEXT_SHARE * region)
 }
 
 /// M9's figures.
@@ -517,6 +526,7 @@ const PROSE_DENSITY: f64 = 0.6;
 const MIN_PROSE: usize = 1000;
 const MIN_TEXT_SHARE: f64 = 0.1;
 const PROSE_SHARE: f64 = 0.2;
+const MIN_SHARED_PROSE: usize = 200;
 const TEXT_SHARE: f64 = 0.2;
 
 /// The main text by each road, and what the choice between them reads.

@@ -1286,6 +1286,7 @@ fn title_heading_is_not_body() {
             e("h1", vec![x("Raised beds for tidy gardens")]),
             para(&prose(0, "Body")),
             para(&prose(1, "Body")),
+            para(&prose(2, "Body")),
         ],
     )]);
     obs.title = "Raised beds for tidy gardens | The Garden Site".into();
@@ -1377,6 +1378,7 @@ fn captions_are_cut() {
                 vec![x("CREDIT Getty Images")],
             ),
             para(&prose(1, "Body")),
+            para(&prose(2, "Body")),
         ],
     )]);
     let main = main_of(obs);
@@ -1398,6 +1400,7 @@ fn link_only_promotions_are_cut() {
                 vec![e("a", vec![x("READ MORE ON THE SITE BY CLICKING HERE")])],
             ),
             para(&prose(1, "Body")),
+            para(&prose(2, "Body")),
         ],
     )]);
     let main = main_of(obs);
