@@ -124,6 +124,9 @@ pub struct DockPairing {
     pub pin: Option<PinRow>,
 }
 
+/// The default agent's name, made on the first start (`Store::ensure_default_agent`).
+pub const DEFAULT_AGENT: &str = "default";
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS agents (
@@ -266,6 +269,11 @@ fn private_files(dir: &Path) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn private_files(_dir: &Path) -> std::io::Result<()> {
     Ok(())
+}
+
+/// Makes the data directory (private to the user) before anything is written in it.
+pub fn prepare_data_dir(data_dir: &Path) -> Result<()> {
+    private_dir(data_dir).map_err(|e| StoreError::DataDir(data_dir.display().to_string(), e))
 }
 
 impl Store {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::flows::{self, FlowError, PointBy};
+use super::memory::Memory;
 use super::ports::Env;
 use super::views::{Msg, PopupView};
 
@@ -275,16 +276,18 @@ pub fn parse(message: Value) -> Result<Request, RouterError> {
 /// extension's own pages; page events only from its content scripts.
 pub async fn route<E: Env>(
     env: &E,
+    memory: &Memory,
     message: Value,
     kind: &SenderKind,
 ) -> Result<Answer, RouterError> {
-    route_request(env, parse(message)?, kind).await
+    route_request(env, memory, parse(message)?, kind).await
 }
 
 /// Route one request already read into its type (the browser's path: the message goes from the
 /// `JsValue` straight into [`Request`], its observation as JSON text read by `apc-content`).
 pub async fn route_request<E: Env>(
     env: &E,
+    memory: &Memory,
     request: Request,
     kind: &SenderKind,
 ) -> Result<Answer, RouterError> {
@@ -322,13 +325,16 @@ pub async fn route_request<E: Env>(
         ) => match drop_id {
             Some(id) => {
                 let outcome =
-                    flows::drop_first(env, *tab_id, url, &payload, &observation, &id).await?;
+                    flows::drop_first(env, memory, *tab_id, url, &payload, &observation, &id)
+                        .await?;
                 Answer::DropFirst(DropFirst {
                     outcome,
-                    send_page_text: env.page_texts().waits(*tab_id, &id),
+                    send_page_text: memory.page_texts.waits(*tab_id, &id),
                 })
             }
-            None => Answer::Drop(flows::drop(env, *tab_id, url, &payload, &observation).await?),
+            None => {
+                Answer::Drop(flows::drop(env, memory, *tab_id, url, &payload, &observation).await?)
+            }
         },
         (
             Request::PageDropText {
@@ -336,7 +342,9 @@ pub async fn route_request<E: Env>(
                 observation,
             },
             SenderKind::ContentScript { tab_id, url },
-        ) => Answer::PageText(flows::drop_text(env, *tab_id, url, &drop_id, &observation).await?),
+        ) => Answer::PageText(
+            flows::drop_text(env, memory, *tab_id, url, &drop_id, &observation).await?,
+        ),
         (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
             Answer::Unpinned(flows::undo(env, *tab_id, &token).await?)
         }
@@ -364,7 +372,7 @@ pub async fn route_request<E: Env>(
             Answer::Consent(Box::new(flows::consent_get(env, &id).await?))
         }
         (Request::ConsentAnswer { id, allow }, _) => {
-            Answer::ConsentAnswered(flows::consent_answer(env, &id, allow).await?)
+            Answer::ConsentAnswered(flows::consent_answer(env, memory, &id, allow).await?)
         }
         // `parse` already turned this into `UnknownType` with its name; kept total, never a panic.
         (Request::Unknown, _) => return Err(RouterError::UnknownType(String::new())),
@@ -414,7 +422,7 @@ mod tests {
 
     fn run(message: Value) -> Value {
         let world = World::new();
-        to_wire(world.run(route(&world, message, &SenderKind::Other)))
+        to_wire(world.run(route(&world, &world.memory, message, &SenderKind::Other)))
     }
 
     #[test]
@@ -440,15 +448,16 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("not the address of a hub"));
-        // A hub's own words are passed on as they are.
+        // A hub's refusal is said in the extension's words too, by its code (the hub's own
+        // English words are not shown).
         let hub = RouterError::from(FlowError::Hub(
             crate::logic::hub_api::HubCallError::Refused {
                 code: "ticket_used".into(),
                 message: "That ticket was used.".into(),
             },
         ));
-        let wire = to_wire_localized(Err(hub), |_| Some("x".into()));
-        assert_eq!(wire["message"], "That ticket was used.");
+        let wire = to_wire_localized(Err(hub), |m| Some(format!("[{}]", m.key)));
+        assert_eq!(wire["message"], "[errTicketUsed]");
         assert_eq!(wire["field"], "code");
     }
 
@@ -544,7 +553,7 @@ mod tests {
                 url: "https://example.org/".into(),
             };
             let world = World::new();
-            let wire = to_wire(world.run(route(&world, message.clone(), &kind)));
+            let wire = to_wire(world.run(route(&world, &world.memory, message.clone(), &kind)));
             assert_eq!(wire["error"], json!("not_allowed"), "{message}");
         }
         for drop in [
@@ -553,7 +562,12 @@ mod tests {
             json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "{}" }),
         ] {
             let world = World::new();
-            let wire = to_wire(world.run(route(&world, drop, &SenderKind::ExtensionPage)));
+            let wire = to_wire(world.run(route(
+                &world,
+                &world.memory,
+                drop,
+                &SenderKind::ExtensionPage,
+            )));
             assert_eq!(wire["error"], json!("not_allowed"));
         }
         // From a page: a second part no first part announced is refused with its own code.
@@ -563,7 +577,7 @@ mod tests {
             url: "https://example.org/a".into(),
         };
         let text = json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "" });
-        let wire = to_wire(world.run(route(&world, text, &page)));
+        let wire = to_wire(world.run(route(&world, &world.memory, text, &page)));
         assert_eq!(wire["error"], json!("drop_unknown"));
         // A drop's first message that pins (or asks) is answered with its outcome and a call for
         // its page text; one that fails asks for none (the error answer has no such field).
@@ -579,13 +593,13 @@ mod tests {
             })
         };
         let ticket = world.hub.mint("ag_claude");
-        let wire = to_wire(world.run(route(&world, first(&ticket), &page)));
+        let wire = to_wire(world.run(route(&world, &world.memory, first(&ticket), &page)));
         assert_eq!(wire["ok"], json!(true), "{wire}");
         assert!(wire["consent"].is_string());
         assert_eq!(wire["send_page_text"], json!(true));
         let mut refused = first(&ticket);
         refused["payload"] = json!("{}");
-        let wire = to_wire(world.run(route(&world, refused, &page)));
+        let wire = to_wire(world.run(route(&world, &world.memory, refused, &page)));
         assert_eq!(wire["ok"], json!(false));
         assert!(wire.get("send_page_text").is_none());
     }

@@ -14,7 +14,9 @@ use super::outcome::{DropOutcome, Flow, FlowError};
 use super::page_text::send_page_text;
 use super::pin::pin_with;
 use super::reading::reading_or_pointed_from;
+use crate::logic::app_checks::check_app;
 use crate::logic::hub_api;
+use crate::logic::memory::Memory;
 use crate::logic::page_texts::Destination;
 use crate::logic::ports::{Clock, Env, PageUi, PendingConsent, Store};
 use crate::logic::state::{PairedBy, PairingRecord};
@@ -25,12 +27,13 @@ use crate::logic::views::{Msg, Note, NoteKind, NoteText};
 /// one message, one reading with its page text.
 pub async fn drop<E: Env>(
     env: &E,
+    memory: &Memory,
     tab_id: i64,
     page_url: &str,
     payload: &str,
     observation: &str,
 ) -> Flow<DropOutcome> {
-    let outcome = drop_inner(env, tab_id, page_url, payload, observation, None).await;
+    let outcome = drop_inner(env, memory, tab_id, page_url, payload, observation, None).await;
     if let Err(e) = &outcome {
         env.ui().note(tab_id, &e.note()).await;
     }
@@ -43,6 +46,7 @@ pub async fn drop<E: Env>(
 /// [`super::drop_text`], to the same reading.
 pub async fn drop_first<E: Env>(
     env: &E,
+    memory: &Memory,
     tab_id: i64,
     page_url: &str,
     payload: &str,
@@ -54,15 +58,25 @@ pub async fn drop_first<E: Env>(
         env.ui().note(tab_id, &e.note()).await;
         return Err(e);
     }
-    env.page_texts()
+    memory
+        .page_texts
         .expect(tab_id, drop_id, env.clock().now_ms());
-    let outcome = drop_inner(env, tab_id, page_url, payload, observation, Some(drop_id)).await;
+    let outcome = drop_inner(
+        env,
+        memory,
+        tab_id,
+        page_url,
+        payload,
+        observation,
+        Some(drop_id),
+    )
+    .await;
     if !matches!(
         outcome,
         Ok(DropOutcome::Pinned { .. } | DropOutcome::Consent { .. })
     ) {
         // Nothing pinned nor asked: its page text goes nowhere.
-        env.page_texts().forget(tab_id, drop_id);
+        memory.page_texts.forget(tab_id, drop_id);
     }
     if let Err(e) = &outcome {
         env.ui().note(tab_id, &e.note()).await;
@@ -74,6 +88,7 @@ pub async fn drop_first<E: Env>(
 /// the reading pinned for an existing pairing or a consent asked for a new one.
 async fn drop_inner<E: Env>(
     env: &E,
+    memory: &Memory,
     tab_id: i64,
     page_url: &str,
     payload: &str,
@@ -85,13 +100,11 @@ async fn drop_inner<E: Env>(
     // The page's apc.json is asked for first and the reading is made while that request is out
     // (`join` polls in order: the request goes, then the reading runs); the reading goes nowhere
     // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
-    let (check, reading) = futures::future::join(
-        crate::logic::app_checks::check_app(env, &page.origin),
-        async {
+    let (check, reading) =
+        futures::future::join(check_app(env, &memory.app_checks, &page.origin), async {
             reading_or_pointed_from(env, observation, page_url, &[How::Drop], drop_id.is_some())
-        },
-    )
-    .await;
+        })
+        .await;
     if let Some(answered) =
         app_answers(env, tab_id, answer_drop(&page.origin, &page.host, check)).await
     {
@@ -107,8 +120,8 @@ async fn drop_inner<E: Env>(
     };
     let state = env.store().load().await?;
     match state.find_live(&hub_origin, &payload.agent).cloned() {
-        Some(record) => pin_on_pairing(env, &record, drop).await,
-        None => ask_consent(env, &hub_origin, &payload, drop).await,
+        Some(record) => pin_on_pairing(env, memory, &record, drop).await,
+        None => ask_consent(env, memory, &hub_origin, &payload, drop).await,
     }
 }
 
@@ -157,6 +170,7 @@ async fn app_answers<E: Env>(env: &E, tab_id: i64, answer: DropAnswer) -> Option
 /// that came while the pin was being made goes at once.
 async fn pin_on_pairing<E: Env>(
     env: &E,
+    memory: &Memory,
     record: &PairingRecord,
     drop: Dropped<'_>,
 ) -> Flow<DropOutcome> {
@@ -175,7 +189,7 @@ async fn pin_on_pairing<E: Env>(
             reading_id: focus.target.id.clone().unwrap_or_default(),
             pointed: Box::new(drop.reading),
         };
-        send_early_text(env, drop.tab_id, drop_id, drop.page_url, to).await;
+        send_early_text(env, memory, drop.tab_id, drop_id, drop.page_url, to).await;
     }
     Ok(DropOutcome::Pinned {
         pinned: Box::new(focus),
@@ -185,6 +199,7 @@ async fn pin_on_pairing<E: Env>(
 /// A new pairing: the hub and the ticket's agent checked, then the consent window asks the person.
 async fn ask_consent<E: Env>(
     env: &E,
+    memory: &Memory,
     hub_origin: &str,
     payload: &DragPayload,
     drop: Dropped<'_>,
@@ -216,7 +231,7 @@ async fn ask_consent<E: Env>(
         let to = Destination::Consent {
             consent_id: consent.id.clone(),
         };
-        send_early_text(env, drop.tab_id, drop_id, drop.page_url, to).await;
+        send_early_text(env, memory, drop.tab_id, drop_id, drop.page_url, to).await;
     }
     let text = Msg::new(
         "noteAnswerInWindow",
@@ -231,12 +246,13 @@ async fn ask_consent<E: Env>(
 /// The drop's place is known now: a page text held while it was being found goes there.
 async fn send_early_text<E: Env>(
     env: &E,
+    memory: &Memory,
     tab_id: i64,
     drop_id: &str,
     page_url: &str,
     to: Destination,
 ) {
-    if let Some(early) = env.page_texts().ready(tab_id, drop_id, to.clone()) {
+    if let Some(early) = memory.page_texts.ready(tab_id, drop_id, to.clone()) {
         send_page_text(env, to, page_url, &early).await.ok();
     }
 }

@@ -10,19 +10,21 @@ use super::outcome::{Flow, FlowError, PageTextOutcome, PageTextSent};
 use super::pin::note_hub_error;
 use super::reading::page_text_from;
 use crate::logic::hub_api::{self, HubCallError};
+use crate::logic::memory::Memory;
 use crate::logic::page_texts::{Arrival, Destination};
 use crate::logic::ports::{Clock, Env, GrantVault, Store};
 
 /// The whole page's observation (`""` when the page could not be read), naming its drop.
 pub async fn drop_text<E: Env>(
     env: &E,
+    memory: &Memory,
     tab_id: i64,
     page_url: &str,
     drop_id: &str,
     observation: &str,
 ) -> Flow<PageTextSent> {
-    let arrival = env
-        .page_texts()
+    let arrival = memory
+        .page_texts
         .arrived(tab_id, drop_id, observation, env.clock().now_ms());
     let page_text = match arrival {
         Arrival::Unknown => return Err(FlowError::UnknownDrop),

@@ -6,8 +6,8 @@ use apc_content::{build_pointed, build_reading, page_text_for, Observation, Page
 use apc_core::page_link::{How, PageReading};
 use apc_core::web_origin;
 
-use super::now;
 use super::outcome::{Flow, FlowError};
+use super::shared::now;
 use crate::logic::ports::Env;
 
 /// Reads an observation into a reading, and checks it is the page the browser says sent it,
