@@ -7,7 +7,7 @@
 //! from the winner up, the nearest ancestor holding [`COVER`] of the page's prose is the part
 //! (`a_page_of_sections_is_read_whole`, `teaser_cards_do_not_widen_the_part`).
 
-use super::{at, Page, MIN_PARAGRAPH_BYTES};
+use super::page::{at, len, set, Page, MIN_PARAGRAPH_BYTES};
 
 /// The share of the page's prose the chosen part must hold.
 pub(super) const COVER: f64 = 0.6;
@@ -84,7 +84,7 @@ pub(super) fn cards(page: &Page<'_, '_, '_>) -> Vec<bool> {
     let n = tree.obs.nodes.len();
     let mut card = vec![false; n];
     let short_with_link = |k: usize| {
-        let l = super::len(r, k);
+        let l = len(r, k);
         l > 0 && l <= CARD_MAX_BYTES && at(&page.counts, k).links > 0
     };
     for &i in &r.order {
@@ -110,7 +110,7 @@ pub(super) fn cards(page: &Page<'_, '_, '_>) -> Vec<bool> {
                 .filter(|&&o| short_with_link(o))
                 .count();
             if alike >= CARD_MIN_RUN {
-                super::set(&mut card, k, true);
+                set(&mut card, k, true);
             }
         }
     }
@@ -118,7 +118,7 @@ pub(super) fn cards(page: &Page<'_, '_, '_>) -> Vec<bool> {
     for &i in &r.order {
         let i = i as usize;
         if tree.parent_of(i).is_some_and(|p| at(&card, p)) {
-            super::set(&mut card, i, true);
+            set(&mut card, i, true);
         }
     }
     card

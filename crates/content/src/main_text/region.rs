@@ -8,7 +8,7 @@
 //! (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
-use super::{at, hints, noise_by_kind, Page};
+use super::page::{at, has_ad_token, hints, len, noise_by_kind, set, tidy_breaks, Page};
 
 /// The share of the body's text a declared main must hold to be the region.
 pub(super) const MAIN_SHARE: f64 = 0.25;
@@ -44,7 +44,7 @@ const REGION_NOISE: &[&str] = &[
 /// The region's root: the declared main, else the body.
 pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
     let (tree, r) = (page.tree, page.r);
-    let body_len = super::len(r, body) as f64;
+    let body_len = len(r, body) as f64;
     r.order
         .iter()
         .map(|&i| i as usize)
@@ -55,7 +55,7 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
                     || node
                         .attr("role")
                         .is_some_and(|v| v.trim().eq_ignore_ascii_case("main")))
-                && super::len(r, i) as f64 >= MAIN_SHARE * body_len
+                && len(r, i) as f64 >= MAIN_SHARE * body_len
         })
         .unwrap_or(body)
 }
@@ -83,7 +83,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
         return false;
     }
     let h = hints(tree, i);
-    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k))) || super::has_ad_token(&h) {
+    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k))) || has_ad_token(&h) {
         return true;
     }
     is_menu(page, i)
@@ -112,7 +112,7 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> String {
     for &i in &r.order {
         let i = i as usize;
         match tree.parent_of(i) {
-            Some(p) if p == root || at(&inside, p) => super::set(&mut inside, i, true),
+            Some(p) if p == root || at(&inside, p) => set(&mut inside, i, true),
             _ => continue,
         }
         if !tree.node(i).is_element() {
@@ -136,5 +136,5 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> String {
         from = b;
     }
     text.push_str(r.slice(from, end));
-    super::tidy_breaks(&text)
+    tidy_breaks(&text)
 }
