@@ -4,6 +4,8 @@
 # Chromium, about half an hour, and caches what it collected in $WCXB_CACHE, else ../wcxb-cache).
 # Installs the Python extractors of scripts/bench/requirements.txt into .venv when they are missing.
 # Prints one markdown section on stdout (scripts/bench.sh includes it); progress goes to stderr.
+# WCXB_COLLECTED=DIR scores the observations of an earlier collect-*/ folder instead of loading the
+# pages (the section then says its observations came from that cache, not from this checkout).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
