@@ -46,6 +46,7 @@ pub mod main_text;
 pub mod observation;
 pub mod render;
 pub mod timing;
+mod visible_html;
 
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::string_slice)]
@@ -124,6 +125,29 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
         .check()?;
         Ok(PageText { text, truncated })
     })
+}
+
+/// For tuning the main-text rules (`crates/content/examples/wcxb.rs`): the main text by each
+/// road (M1–M7 article, M8 region) and the prose figures the choice reads.
+#[doc(hidden)]
+pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usize), ContentError> {
+    let tree = obs.check()?;
+    let r = render::render(&tree, &[]);
+    let roads = main_text::roads(&tree, &r);
+    Ok((
+        roads.article,
+        roads.region,
+        roads.prose_total,
+        roads.prose_chosen,
+    ))
+}
+
+/// The page as HTML with only what renders (R1–R3: hidden parts removed), for an HTML-only
+/// extractor to read what the person sees (measured beside the rules by `scripts/bench/wcxb.mjs`).
+pub fn visible_html(obs: &Observation) -> Result<String, ContentError> {
+    let tree = obs.check()?;
+    let r = render::render(&tree, &[]);
+    Ok(visible_html::visible_html(&tree, &r))
 }
 
 /// A reading's page text, made after its pointed part ([`page_text_for`]).
