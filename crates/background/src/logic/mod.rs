@@ -12,6 +12,7 @@
 //! | [`ports`] | the traits the browser adapters implement: store, grant vault, HTTP, page UI, clock |
 //! | [`state`] | the pairings as kept, and every change to them as a `State` method |
 //! | [`hub_api`] | the page app link's calls as requests over [`ports::Http`], and what each answer means |
+//! | [`frames`] | which document of a tab a page event is from (top or frame), whether a dropped-on frame was seen, a frame's reading |
 //! | [`page_texts`] | where each drop's page text goes (its second message), while the background lives |
 //! | [`flows`] | each flow from one event to its end, a file each: drop, page text, consent, point, pin/undo, revoke, status |
 //! | [`views`] | what the person sees: the popup's and the consent window's view models, page notes, toolbar |
@@ -25,6 +26,7 @@
 pub mod app_checks;
 pub mod events;
 pub mod flows;
+pub mod frames;
 pub mod hub_api;
 pub mod page_texts;
 pub mod ports;

@@ -17,6 +17,7 @@ const LOGIC: &[(&str, &str)] = &[
     ("flows/reading.rs", include_str!("../flows/reading.rs")),
     ("flows/revoke.rs", include_str!("../flows/revoke.rs")),
     ("flows/status.rs", include_str!("../flows/status.rs")),
+    ("frames.rs", include_str!("../frames.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
     ("page_texts.rs", include_str!("../page_texts.rs")),
     ("ports.rs", include_str!("../ports.rs")),
