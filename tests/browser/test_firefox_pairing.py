@@ -298,6 +298,75 @@ def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(fir
     shared["reading"] = focus["next_args"]
 
 
+def test_point_button_on_a_selection_in_a_frame_from_another_site(firefox, hub, site, agent):
+    """The popup's Point follows the focus into the frame that has it (tests/fixtures/frames.html,
+    its frames from localhost: another site), in Firefox as in Chromium (tests/e2e/frames.e2e.test.mjs)."""
+    driver = firefox
+    pairing_id, main, popup = needs("pairing_id"), needs("main"), needs("popup")
+    child = site.replace("127.0.0.1", "localhost")
+    page_url = f"{site}/frames.html?child={child}"
+    driver.switch_to.window(main)
+    driver.get(page_url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    driver.switch_to.frame(driver.find_element(By.ID, "widget"))
+    try:
+        # The person clicks into the frame (it takes the focus) and selects a line there.
+        driver.find_element(By.ID, "reply").click()
+        expected = driver.execute_script(
+            """
+            const range = document.createRange();
+            range.selectNodeContents(document.querySelector('#reply'));
+            getSelection().removeAllRanges();
+            getSelection().addRange(range);
+            return getSelection().toString().trim();
+            """
+        )
+    finally:
+        driver.switch_to.default_content()
+    assert driver.execute_script("return document.activeElement.id") == "widget", "the frame has no focus"
+
+    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
+    driver.switch_to.window(popup)
+    arranged = run_in_page(
+        driver,
+        """
+        const [url] = args;
+        const windows = await browser.windows.getAll({ populate: true });
+        const target = windows.find((w) => w.tabs.some((t) => t.active && t.url === url));
+        if (!target) return { error: 'no window has the page as its active tab' };
+        await browser.windows.update(target.id, { focused: true });
+        for (let i = 0; i < 100; i += 1) {
+          const last = await browser.windows.getLastFocused({ populate: true });
+          if (last.id === target.id) return { window: target.id };
+          await new Promise((ok) => setTimeout(ok, 50));
+        }
+        return { error: 'the page window did not become the last focused' };
+        """,
+        page_url,
+    )
+    assert "thrown" not in arranged and "error" not in arranged["value"], arranged
+    open_popup(driver)
+    until(driver, lambda d: any(r["id"] == pairing_id and r["can_point"] for r in pairing_rows(d)),
+          "the popup's Point button stays disabled", detail=lambda: pairing_rows(driver))
+    click(driver, f'li[data-pairing-id="{pairing_id}"] button[data-action="point"]', "could not click Point")
+    until(driver, lambda d: d.find_element(By.ID, "status-line").text or d.find_element(By.ID, "alert").text,
+          "the popup said nothing after Point")
+    alert = driver.find_element(By.ID, "alert").text
+    assert not alert, f"Point failed: {alert}"
+    is_error, result = waiting.result(timeout=30)
+    assert not is_error and result["timed_out"] is False, result
+    is_error, got = agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
+    assert not is_error, got
+    reading = got["reading"]
+    assert reading["pointed"]["how"] == "selection"
+    assert reading["pointed"]["text"] == expected
+    assert reading["url"] == page_url
+    assert reading["title"] == "A story with frames"
+    assert reading["frame"] == {"url": f"{child}/frame-child.html?widget", "origin": child,
+                                "title": "Comments on the story"}
+    shared["reading"] = result["focus"]["next_args"]
+
+
 def test_revoke_in_the_popup_with_the_hub_up(firefox, hub, agent):
     driver = firefox
     pairing_id, popup = needs("pairing_id"), needs("popup")
