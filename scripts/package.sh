@@ -5,10 +5,22 @@
 #                                         no background.scripts, no browser_specific_settings
 #   dist/apc-page-<version>-firefox.xpi   for addons.mozilla.org: background.scripts only (an event
 #                                         page), no service_worker, no minimum_chrome_version
+# and the hub's archives, one per platform, each holding `apc-hub-<version>-<platform>/apc-hub[.exe]`
+# and a README.txt (scripts/lib/hub-archives.sh):
+#   dist/apc-hub-<version>-linux-x86_64.tar.gz     x86_64-unknown-linux-gnu
+#   dist/apc-hub-<version>-macos-x86_64.tar.gz     x86_64-apple-darwin
+#   dist/apc-hub-<version>-macos-aarch64.tar.gz    aarch64-apple-darwin
+#   dist/apc-hub-<version>-windows-x86_64.zip      x86_64-pc-windows-gnu
+# each with an MCP Bundle beside it, apc-hub-<version>-<platform>.mcpb (manifest.json, icon.png,
+# server/apc-hub[.exe]: Claude Desktop runs `apc-hub mcp` from it),
+# and dist/SHA256SUMS over every package written. The hub's release builds (cargo zigbuild for the
+# three that are not this machine's) take minutes each on two cores, so CI packs without them:
+# --no-build packs the release binaries already in target/, skipping (and saying so) the targets not
+# built; --hub-bin TRIPLE=PATH packs that binary for that target; --no-hub writes no hub archive.
 # Reproducible: the same input gives the same bytes (files in sorted order, one fixed timestamp,
 # fixed permissions, no extra attributes). Refuses any file over 4 MB, and a Firefox package that
 # `web-ext lint --warnings-as-errors` does not pass. Prints each package's size.
-#   scripts/package.sh [--no-build] [--out DIR]
+#   scripts/package.sh [--no-build] [--out DIR] [--no-hub | --hub-only] [--hub-bin TRIPLE=PATH]...
 # SOURCE_DATE_EPOCH sets the timestamp (default: the last commit's time, else 2020-01-01).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,11 +31,17 @@ die() { printf '== package: ERROR: %s\n' "$*" >&2; exit 1; }
 
 build=1
 out=dist
+hub=1
+store=1
+hub_bins=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) build=0 ;;
     --out) out=$2; shift ;;
-    *) die "usage: scripts/package.sh [--no-build] [--out DIR]" ;;
+    --no-hub) hub=0 ;;
+    --hub-only) store=0 ;;
+    --hub-bin) hub_bins+=("$2"); shift ;;
+    *) die "usage: scripts/package.sh [--no-build] [--out DIR] [--no-hub | --hub-only] [--hub-bin TRIPLE=PATH]..." ;;
   esac
   shift
 done
@@ -31,19 +49,22 @@ done
 command -v jq >/dev/null || die "jq is missing; run scripts/setup.sh"
 command -v zip >/dev/null || die "zip is missing; run scripts/setup.sh"
 
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 1577836800)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+written=()
+
+if [ "$store" = 1 ]; then
 [ "$build" = 1 ] && scripts/build-extension.sh
 src=dist/extension
 [ -f "$src/wasm/apc_background_bg.wasm" ] || die "no built extension in $src (run without --no-build)"
 
 version=$(jq -r .version "$src/manifest.json")
 [ -n "$version" ] && [ "$version" != null ] || die "no version in $src/manifest.json"
-epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 1577836800)}
 MAX_FILE=$((4 * 1024 * 1024))
 
 work=$(mktemp -d -t apc-package.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 # stage NAME JQ_FILTER: a copy of the build with the store's manifest, normalized for zipping.
 stage() {
@@ -86,6 +107,21 @@ firefox_xpi="$out/apc-page-$version-firefox.xpi"
 zip_dir "$work/chrome" "$chrome_zip"
 zip_dir "$work/firefox" "$firefox_xpi"
 
-for f in "$chrome_zip" "$firefox_xpi"; do
+written+=("$chrome_zip" "$firefox_xpi")
+fi
+
+if [ "$hub" = 1 ]; then
+  # shellcheck source=lib/hub-archives.sh
+  . scripts/lib/hub-archives.sh
+  hub_archives "$out" "$epoch" "$build" "${hub_bins[@]}"
+  written+=("${HUB_ARCHIVES[@]}")
+fi
+
+for f in "${written[@]}"; do
   say "$(basename "$f"): $(stat -c %s "$f") bytes ($(du -h "$f" | cut -f1)), sha256 $(sha256sum "$f" | cut -c1-16)…"
 done
+# One checksum file for everything in the folder this run wrote into (sorted, file names only).
+if [ ${#written[@]} -gt 0 ]; then
+  (cd "$out" && find . -maxdepth 1 -type f \( -name 'apc-page-*' -o -name 'apc-hub-*' \) -printf '%P\n' | LC_ALL=C sort | xargs -r sha256sum) >"$out/SHA256SUMS"
+  say "SHA256SUMS: $(wc -l <"$out/SHA256SUMS") files"
+fi

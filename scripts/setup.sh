@@ -44,6 +44,15 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The hub's macOS and Windows targets: test.sh type-checks them, package.sh builds them (with
+# cargo-zigbuild and PyPI's zig, both in the venv below).
+for target in x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu; do
+  if ! rustup target list --installed | grep -qx "$target"; then
+    say "rustup target add $target"
+    rustup target add "$target"
+  fi
+done
+
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   cargo install -q wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force

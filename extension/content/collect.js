@@ -50,10 +50,25 @@ var COLLECT_NEVER_RENDERED = [
   "object", "embed", "canvas", "video", "audio", "select", "datalist", "textarea", "desc",
   "metadata", "defs", "meta", "link", "base",
 ];
-// Not descended either, as a cap only (no rule hides them): SVG drawings, whose icons can be
-// thousands of nodes.
-var COLLECT_CAP_ONLY = ["svg"];
-var COLLECT_NO_DESCENT = new Set(COLLECT_NEVER_RENDERED.concat(COLLECT_CAP_ONLY));
+var COLLECT_NO_DESCENT = new Set(COLLECT_NEVER_RENDERED);
+// Inside an SVG drawing only what can hold text is collected (a cap, no rule: icons can be
+// thousands of paths), and a drawing with no text element is not descended at all.
+var SVG_NS = "http://www.w3.org/2000/svg";
+var COLLECT_SVG_TEXT = ["svg", "g", "a", "text", "tspan", "textPath", "switch", "foreignObject"];
+var COLLECT_SVG_KEPT = new Set(COLLECT_SVG_TEXT);
+// Elements whose generated ::before / ::after boxes hold no text (replaced and void elements).
+var COLLECT_NO_GENERATED = new Set(["img", "input", "br", "wbr", "hr", "area", "source", "track", "col", "param"]);
+// The most of a form field's value collected (around its selection or the drop's caret), and of
+// its name and autocomplete attributes.
+var COLLECT_FIELD_TEXT = 98304;
+var COLLECT_FIELD_ATTR = 256;
+// Input types whose value is text a person types (and so can point at); a password's value is
+// never read (a cap: its field is still reported, so Rust can say why it is not read).
+var COLLECT_TEXT_INPUTS = new Set(["text", "search", "url", "tel", "email", "number", "password"]);
+// Elements that may host a shadow root a page attaches (custom elements too): only these are
+// asked whether they host a closed one.
+var COLLECT_SHADOW_HOSTS = new Set(["article", "aside", "blockquote", "body", "div", "footer", "h1", "h2",
+  "h3", "h4", "h5", "h6", "header", "main", "nav", "p", "section", "span"]);
 
 /**
  * Collects an observation of the page, synchronously (one task; on a very large page that task
@@ -206,6 +221,10 @@ function newCollection(request) {
     rawAnchors: [], // the caret or the selection's ends, as DOM positions
     pointElement: null,
     selection: null,
+    field: null, // the form field pointed at (its selection, or the drop on it): see readField
+    closedHosts: [], // pointed elements that host a closed shadow root (out of reach)
+    anchorOffsets: new Map(), // text node → the offsets of the anchors in it (a long one is kept around them)
+    textFrom: new Map(), // text node → where its record's text starts in it, when it was cut at the front
     wsOf: [], // each element's white-space, for its children's records
     wsParent: -1, // a parent whose white-space counts though the node is not listed in it
     inked: [], // elements whose text facts were read (they have text of their own)
@@ -230,32 +249,56 @@ function newCollection(request) {
     job: null, // the subtree being walked: { side: 0 none, -1 before, 1 after, text, cursor }
   };
   readAnchors(col, request);
-  col.focusNodes = col.rawAnchors.map(function (a) { return a.node; });
+  col.focusNodes = col.rawAnchors.map(function (a) { return hostOfRoot(a.node); });
   if (col.pointElement) col.focusNodes.push(col.pointElement);
+  col.closedHosts.forEach(function (h) { col.focusNodes.push(h); });
+  col.rawAnchors.forEach(function (a) {
+    if (a.node.nodeType !== 3 && a.node.nodeType !== 4) return;
+    var offsets = col.anchorOffsets.get(a.node) || [];
+    offsets.push(a.offset);
+    col.anchorOffsets.set(a.node, offsets);
+  });
   return col;
 }
 
-// Anchors first: the selection or caret is read before the walk, which does not change them.
+// Anchors first: the selection or caret is read before the walk, which does not change them. A
+// drop's point and a selection are resolved inside open shadow roots at any depth; a form field's
+// selection, or a drop on a field, is read from the field (readField).
 function readAnchors(col, request) {
   var doc = col.doc;
   if (col.how === "drop") {
-    var caret = caretAt(doc, request.x, request.y);
-    if (caret) col.rawAnchors.push(caret);
-    col.pointElement = doc.elementFromPoint(request.x, request.y);
+    var hit = deepElementFromPoint(doc, request.x, request.y);
+    var caret = caretAt(doc, request.x, request.y, hit.roots);
+    col.pointElement = hit.element;
+    if (isTextField(hit.element)) {
+      var at = caret && caret.node === hit.element ? caret.offset : 0;
+      col.field = readField(col, hit.element, at, at);
+      col.rawAnchors.push({ node: hit.element, offset: 0 });
+    } else if (caret) {
+      col.rawAnchors.push(caret);
+    }
+    noteClosedHost(col, hit.element);
     return;
   }
-  var sel = doc.getSelection ? doc.getSelection() : null;
-  if (!sel || sel.rangeCount === 0 || sel.isCollapsed) {
+  var field = focusedField(doc);
+  if (field) {
+    col.field = readField(col, field, field.selectionStart, field.selectionEnd);
+    col.rawAnchors.push({ node: field, offset: 0 });
+    return;
+  }
+  var range = selectionRange(doc);
+  if (!range || range.collapsed) {
     var err = new Error("There is no selection on this page.");
     err.code = "no_selection";
     throw err;
   }
-  var range = sel.getRangeAt(0);
   col.selection = [
     { node: range.startContainer, offset: range.startOffset },
     { node: range.endContainer, offset: range.endOffset },
   ];
   col.rawAnchors.push(col.selection[0], col.selection[1]);
+  noteClosedHost(col, childAt(range.startContainer, range.startOffset));
+  noteClosedHost(col, childAt(range.endContainer, range.endOffset - 1));
 }
 
 // The phases, until `deadline`; true when the collection is complete.
@@ -307,7 +350,7 @@ function addNode(col, node, parentAt) {
     else if (fpAt !== undefined) col.wsParent = fpAt; // its white-space still counts
   }
   if (node.nodeType === 3 || node.nodeType === 4) {
-    rec = textRecord(col, node.data, parentAt);
+    rec = textRecord(col, node, parentAt);
   } else {
     // The parent's white-space (what "missing" means).
     var wsAt = parentAt >= 0 ? parentAt : col.wsParent;
@@ -333,18 +376,49 @@ function addNode(col, node, parentAt) {
   return at;
 }
 
-// A text node's record, within the text budget (past it, the nearer end is kept).
-function textRecord(col, data, parentAt) {
+// A text node's record, within the text budget: past it, the part around the anchors in it (the
+// drop's caret, a selection's ends), else the nearer end, is kept.
+function textRecord(col, node, parentAt) {
+  var data = node.data;
   // The facts that hide text are read on the elements that have text of their own (R3 judges
   // a text node by its parent), when their first such text is collected.
   if (parentAt >= 0 && col.inked[parentAt] === undefined && hasInk(data)) readTextFactsAt(col, parentAt);
   if (data.length > col.budgetText) {
     var keep = Math.max(0, col.budgetText);
-    data = col.backward ? data.slice(data.length - keep) : data.slice(0, keep); // the nearer end
+    var offsets = col.anchorOffsets.get(node);
+    var part = offsets
+      ? windowAround(data, Math.min.apply(null, offsets), Math.max.apply(null, offsets), keep)
+      : col.backward ? wholeUnits(data, data.length - keep, data.length) : wholeUnits(data, 0, keep); // the nearer end
+    if (part[0] > 0) col.textFrom.set(node, part[0]);
+    data = data.slice(part[0], part[1]);
     col.truncated = true;
   }
   col.budgetText -= data.length;
   return { text: data };
+}
+
+// The part [from, to) of `text` to keep, at most `max` units, around [a, b]: all of it when it
+// fits, else as much on each side as there is room for (from `a` on when [a, b] alone is longer).
+function windowAround(text, a, b, max) {
+  var n = text.length;
+  if (n <= max) return [0, n];
+  a = Math.max(0, Math.min(a, n));
+  b = Math.max(a, Math.min(b, n));
+  var from = b - a >= max ? a : Math.max(0, a - Math.floor((max - (b - a)) / 2));
+  var to = Math.min(n, from + max);
+  return wholeUnits(text, Math.max(0, to - max), to);
+}
+
+// [from, to) moved inward so that neither end splits a surrogate pair (a lone half is not text, and
+// JSON readers refuse it).
+function wholeUnits(text, from, to) {
+  if (from > 0 && from < text.length && isLowSurrogate(text.charCodeAt(from))) from += 1;
+  if (to > from && to < text.length && isLowSurrogate(text.charCodeAt(to))) to -= 1;
+  return [from, Math.max(from, to)];
+}
+
+function isLowSurrogate(unit) {
+  return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
 // Whether the walk goes into an element's children: not into what never shows text, nor into
@@ -352,6 +426,7 @@ function textRecord(col, data, parentAt) {
 // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
 function descends(col, node, at) {
   if (COLLECT_NO_DESCENT.has(node.localName)) return false;
+  if (node.localName === "svg" && !svgHasText(node)) return false;
   var s = col.nodes[at].style;
   return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
 }
@@ -384,6 +459,7 @@ function walkTree(col, deadline) {
     if (stackSiblings.pop() && sibling) pushWork(col, sibling, parentAt, true);
     var type = node.nodeType;
     if (type !== 1 && type !== 3 && type !== 4) continue;
+    if (type === 1 && !collectable(node)) continue;
     var at = phase === 0 ? undefined : col.index.get(node); // the main walk meets each node once
     if (at === undefined) {
       at = addNode(col, node, parentAt);
@@ -419,11 +495,21 @@ function pushChildren(col, node, at, backward) {
 // were collected on each side. Only the ancestors when the walk was complete (everything else is
 // already there).
 
-// Adds `n`'s ancestors (and `n`) not yet added, from the top.
+// Adds `n`'s ancestors (and `n`) not yet added, from the top, as far as the walk itself would
+// collect them: never below an element whose children are not collected (R1's, an SVG drawing's
+// shapes), so every record is in the tree. True when `n` itself is in it.
 function addAncestors(col, n) {
   var chain = [];
   for (var p = n; p && p !== col.root; p = flatParent(p)) chain.push(p);
-  for (var i = chain.length - 1; i >= 0; i--) if (!col.index.has(chain[i])) addNode(col, chain[i], -1);
+  for (var i = chain.length - 1; i >= 0; i--) {
+    var node = chain[i];
+    if (!col.index.has(node)) {
+      if (node.nodeType === 1 && !collectable(node)) return false;
+      addNode(col, node, -1);
+    }
+    if (i > 0 && COLLECT_NO_DESCENT.has(node.localName)) return false;
+  }
+  return true;
 }
 
 function startAround(col) {
@@ -441,8 +527,7 @@ function startAround(col) {
     col.near.push({ up: up, level: 0, siblings: null, at: 0, d: 0, before: 0, after: 0, nodesBefore: 0, nodesAfter: 0 });
   });
   if (col.focusNodes.length) headingsBefore(col, col.focusNodes[0]).forEach(function (h) {
-    addAncestors(col, h);
-    col.jobs.push({ node: h, side: 0 });
+    if (addAncestors(col, h)) col.jobs.push({ node: h, side: 0 });
   });
 }
 
@@ -451,17 +536,32 @@ function startAround(col) {
 // kept, a few per level, in case some are hidden). Which are visible and what the path is stays
 // Rust's; this only chooses what to collect. Found among the document's headings and elements
 // with a role (one native querySelectorAll), backwards from the point to where the main walk
-// stopped (at most COLLECT_HEADING_SCAN of them). Headings inside shadow roots are not searched.
+// stopped (at most COLLECT_HEADING_SCAN of them). Across shadow boundaries: the same search in
+// every tree the point's flat-tree ancestors lie in (the shadow roots it is in, those its hosts
+// are slotted into, the document), each before the point's ancestor there; not in the shadow
+// roots of other components.
 function headingsBefore(col, target) {
-  var doc = col.doc;
-  var t = target;
-  while (t && t.getRootNode && t.getRootNode() !== doc) t = flatParent(t) || (t.getRootNode() && t.getRootNode().host);
-  if (!t) return [];
+  var found = { kept: [], minLevel: 10, perLevel: {} };
+  var searched = new Set();
+  for (var t = target, depth = 0; t && depth < 4096; t = flatParent(t), depth++) {
+    var scope = t.getRootNode ? t.getRootNode() : null;
+    if (!scope || searched.has(scope) || (scope !== col.doc && !scope.host)) continue;
+    searched.add(scope);
+    headingsInScope(col, scope, t, found);
+  }
+  return found.kept.reverse();
+}
+
+// The headings of one tree (the document or a shadow root) before `t`, its part of the point's
+// flat-tree ancestors there, added to `found.kept` nearest first. In the document, the main walk's
+// end bounds the search (it has every heading before where it stopped).
+function headingsInScope(col, scope, t, found) {
+  var inDocument = scope === col.doc;
   var ancestors = new Set();
   for (var p = t; p; p = p.parentNode) ancestors.add(p);
   // The candidates in document order (native: no wrapper for what is not looked at), and by a
   // binary search the last one before the point.
-  var candidates = doc.querySelectorAll("h1,h2,h3,h4,h5,h6,[role]");
+  var candidates = scope.querySelectorAll("h1,h2,h3,h4,h5,h6,[role]");
   var lo = 0;
   var hi = candidates.length;
   while (lo < hi) {
@@ -469,23 +569,34 @@ function headingsBefore(col, target) {
     if (candidates[mid] !== t && t.compareDocumentPosition(candidates[mid]) & 2) lo = mid + 1; // PRECEDING
     else hi = mid;
   }
-  var kept = [];
-  var minLevel = 10;
-  var perLevel = {};
-  var lastMain = col.lastMain;
+  var kept = found.kept;
+  var lastMain = inDocument ? outermostHost(col, col.lastMain) : null;
   for (var at = lo - 1, scanned = 0; at >= 0 && scanned < COLLECT_HEADING_SCAN && kept.length < COLLECT_MAX_HEADINGS; at--, scanned++) {
     var h = candidates[at];
     if (ancestors.has(h)) continue; // a heading holding the point is one of its ancestors
     // The main walk got here: it has every heading before (or skipped it with its subtree).
-    if (col.index.has(h) || (lastMain && h !== lastMain && lastMain.compareDocumentPosition(h) & 2)) break;
+    if (col.index.has(h)) {
+      if (inDocument) break;
+      continue;
+    }
+    if (inDocument && lastMain && h !== lastMain && lastMain.compareDocumentPosition(h) & 2) break;
     var level = headingLevel(h);
     if (level === 0) continue;
-    if (kept.length >= 16 && !(level < minLevel || (level === minLevel && (perLevel[level] || 0) < 3))) continue;
+    if (kept.length >= 16 && !(level < found.minLevel || (level === found.minLevel && (found.perLevel[level] || 0) < 3))) continue;
     kept.push(h);
-    perLevel[level] = (perLevel[level] || 0) + 1;
-    if (level < minLevel) minLevel = level;
+    found.perLevel[level] = (found.perLevel[level] || 0) + 1;
+    if (level < found.minLevel) found.minLevel = level;
   }
-  return kept.reverse();
+}
+
+// `node` itself when it is in the document's own tree, else the host it lies in there.
+function outermostHost(col, node) {
+  for (var depth = 0; node && depth < 4096; depth++) {
+    var root = node.getRootNode ? node.getRootNode() : null;
+    if (!root || root === col.doc) return node;
+    node = root.host;
+  }
+  return null;
 }
 
 // An h1-h6's level, a role=heading's aria-level (2 when none), or 0 for anything else.
@@ -623,7 +734,10 @@ function anchorOf(col, a) {
   var node = a.node;
   if (node.nodeType === 3 || node.nodeType === 4) {
     var at = index.get(node);
-    if (at !== undefined) return { node: at, offset: Math.min(a.offset, nodes[at].text.length) };
+    if (at !== undefined) {
+      var offset = a.offset - (col.textFrom.get(node) || 0); // a long text node's record may start inside it
+      return { node: at, offset: Math.max(0, Math.min(offset, nodes[at].text.length)) };
+    }
   } else {
     var children = node.childNodes || [];
     for (var i = a.offset; i < children.length; i++) {
@@ -637,10 +751,17 @@ function anchorOf(col, a) {
       return { node: before, offset: end };
     }
   }
+  var up = nearestCollected(col, hostOfRoot(node));
+  return up === undefined ? null : { node: up, offset: 0 };
+}
+
+// The index of `node`'s nearest collected element, itself included (flat tree), or undefined.
+function nearestCollected(col, node) {
   for (var p = node; p; p = flatParent(p)) {
-    if (index.has(p) && nodes[index.get(p)].tag) return { node: index.get(p), offset: 0 };
+    var at = col.index.get(p);
+    if (at !== undefined && col.nodes[at].tag) return at;
   }
-  return null;
+  return undefined;
 }
 
 function finishObservation(col) {
@@ -659,11 +780,16 @@ function finishObservation(col) {
   };
   if (col.how === "drop") {
     var caretAnchor = col.rawAnchors.length ? anchorOf(col, col.rawAnchors[0]) : null;
-    var elementAt = col.pointElement ? col.index.get(col.pointElement) : undefined;
+    var elementAt = col.pointElement ? nearestCollected(col, col.pointElement) : undefined;
     obs.point = { caret: caretAnchor, element: elementAt === undefined ? null : elementAt };
-  } else {
+  } else if (col.selection) {
     obs.selection = { start: anchorOf(col, col.selection[0]), end: anchorOf(col, col.selection[1]) };
   }
+  if (col.field) obs.field = fieldRecord(col, col.field);
+  col.closedHosts.forEach(function (h) {
+    var at = col.index.get(h);
+    if (at !== undefined) col.nodes[at].shadow = "closed";
+  });
   return obs;
 }
 
@@ -715,9 +841,34 @@ function orderKids(col, el) {
 
 // ---- DOM helpers ----
 
-function caretAt(doc, x, y) {
+// ---- Where the person pointed: through shadow roots, into form fields ----
+
+// The element under a point, inside open shadow roots at any depth (each root's own
+// elementFromPoint, from the document's down), and the shadow roots passed on the way.
+function deepElementFromPoint(doc, x, y) {
+  var el = doc.elementFromPoint(x, y);
+  var roots = [];
+  for (var depth = 0; el && el.shadowRoot && depth < 64; depth++) {
+    var root = el.shadowRoot;
+    var inner = typeof root.elementFromPoint === "function" ? root.elementFromPoint(x, y) : null;
+    roots.push(root);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return { element: el, roots: roots };
+}
+
+// The caret at a point, inside the given open shadow roots (caretPositionFromPoint's shadowRoots;
+// a browser that does not know the option answers outside them, and Rust then points from the
+// element under the point).
+function caretAt(doc, x, y, roots) {
   if (doc.caretPositionFromPoint) {
-    var p = doc.caretPositionFromPoint(x, y);
+    var p = null;
+    try {
+      p = roots && roots.length ? doc.caretPositionFromPoint(x, y, { shadowRoots: roots }) : doc.caretPositionFromPoint(x, y);
+    } catch (e) {
+      p = doc.caretPositionFromPoint(x, y);
+    }
     if (p && p.offsetNode) return { node: p.offsetNode, offset: p.offset };
   }
   if (doc.caretRangeFromPoint) {
@@ -725,6 +876,134 @@ function caretAt(doc, x, y) {
     if (r) return { node: r.startContainer, offset: r.startOffset };
   }
   return null;
+}
+
+// The selection's first range as the person sees it: through the open shadow roots its ends lie
+// in (getComposedRanges, given the shadow root of the host each end is rescoped to, again until no
+// end moves deeper), else getRangeAt(0). Null when there is none.
+function selectionRange(doc) {
+  var sel = doc.getSelection ? doc.getSelection() : null;
+  if (!sel || sel.rangeCount === 0) return null;
+  var range = null;
+  if (typeof sel.getComposedRanges === "function") {
+    var roots = [];
+    for (var round = 0; round < 64; round++) {
+      try {
+        range = sel.getComposedRanges({ shadowRoots: roots })[0] || null;
+      } catch (e) {
+        range = null;
+      }
+      if (!range) break;
+      var grew = false;
+      [childAt(range.startContainer, range.startOffset), childAt(range.endContainer, range.endOffset - 1)].forEach(function (h) {
+        if (h && h.shadowRoot && roots.indexOf(h.shadowRoot) === -1) {
+          roots.push(h.shadowRoot);
+          grew = true;
+        }
+      });
+      if (!grew) break;
+    }
+  }
+  return range || sel.getRangeAt(0);
+}
+
+// The element child at `offset` of a range's container, or null.
+function childAt(container, offset) {
+  if (!container || container.nodeType === 3 || container.nodeType === 4 || offset < 0) return null;
+  var child = container.childNodes ? container.childNodes[offset] : null;
+  return child && child.nodeType === 1 ? child : null;
+}
+
+// A shadow root stands for its host (and the document for its root element) where a node is
+// needed: an anchor's container may be either.
+function hostOfRoot(node) {
+  if (node && node.nodeType === 11 && node.host) return node.host;
+  if (node && node.nodeType === 9) return node.documentElement;
+  return node;
+}
+
+// Whether `el` hosts a closed shadow root: only the extension can tell (Firefox's
+// element.openOrClosedShadowRoot, Chromium's chrome.dom.openOrClosedShadowRoot, in content scripts
+// alone). Its content is not read (see OBSERVATION.md); the host is marked so Rust can say so.
+function closedShadowHost(el) {
+  if (!el || el.nodeType !== 1 || el.shadowRoot) return false;
+  var name = el.localName;
+  if (name.indexOf("-") === -1 && !COLLECT_SHADOW_HOSTS.has(name)) return false;
+  try {
+    if ("openOrClosedShadowRoot" in el) return !!el.openOrClosedShadowRoot;
+    var dom = globalThis.chrome && globalThis.chrome.dom;
+    return !!(dom && typeof dom.openOrClosedShadowRoot === "function" && dom.openOrClosedShadowRoot(el));
+  } catch (e) {
+    return false;
+  }
+}
+
+function noteClosedHost(col, el) {
+  if (closedShadowHost(el) && col.closedHosts.indexOf(el) === -1) col.closedHosts.push(el);
+}
+
+// A form field whose value is text a person types (textarea, text-like inputs).
+function isTextField(el) {
+  if (!el || el.nodeType !== 1) return false;
+  if (el.localName === "textarea") return true;
+  return el.localName === "input" && COLLECT_TEXT_INPUTS.has(String(el.type || "text").toLowerCase());
+}
+
+// The focused form field (inside open shadow roots too) when text is selected in it, else null.
+function focusedField(doc) {
+  var a = doc.activeElement;
+  for (var depth = 0; a && a.shadowRoot && a.shadowRoot.activeElement && depth < 64; depth++) a = a.shadowRoot.activeElement;
+  if (!isTextField(a)) return null;
+  var start = a.selectionStart;
+  var end = a.selectionEnd;
+  return typeof start === "number" && typeof end === "number" && start < end ? a : null;
+}
+
+// What the reading needs of a pointed form field: its kind, the facts that say whether it holds a
+// secret (Rust decides: crates/content/src/field.rs), and the part of its value around [start,
+// end] (the selection, or the drop's caret twice). A password's value is never read.
+function readField(col, el, start, end) {
+  var type = el.localName === "textarea" ? "textarea" : String(el.type || "text").toLowerCase();
+  var f = { el: el, type: type, value: "", start: 0, end: 0, cut: false };
+  var autocomplete = el.getAttribute("autocomplete");
+  if (autocomplete) f.autocomplete = autocomplete.slice(0, COLLECT_FIELD_ATTR);
+  var name = el.getAttribute("name");
+  if (name) f.name = name.slice(0, COLLECT_FIELD_ATTR);
+  var cs = col.view.getComputedStyle(el);
+  var security = cs ? cs.webkitTextSecurity || cs.getPropertyValue("-webkit-text-security") : "";
+  if (security && security !== "none") f.masked = true;
+  if (type === "password") return f;
+  var value = String(el.value || "");
+  var a = Math.max(0, Math.min(Number(start) || 0, value.length));
+  var b = Math.max(a, Math.min(Number(end) || 0, value.length));
+  var part = windowAround(value, a, b, COLLECT_FIELD_TEXT);
+  f.value = value.slice(part[0], part[1]);
+  f.start = Math.max(0, Math.min(a - part[0], f.value.length));
+  f.end = Math.max(f.start, Math.min(b - part[0], f.value.length));
+  f.cut = part[0] > 0 || part[1] < value.length;
+  return f;
+}
+
+// The field as the observation carries it (OBSERVATION.md, `field`).
+function fieldRecord(col, f) {
+  var at = col.index.get(f.el);
+  if (at === undefined) return null;
+  var rec = { node: at, type: f.type, value: f.value, start: f.start, end: f.end };
+  if (f.cut) rec.cut = true;
+  if (f.autocomplete) rec.autocomplete = f.autocomplete;
+  if (f.name) rec.name = f.name;
+  if (f.masked) rec.masked = true;
+  return rec;
+}
+
+// Whether the walk collects this element at all: inside an SVG drawing, only what can hold text.
+function collectable(el) {
+  return el.namespaceURI !== SVG_NS || COLLECT_SVG_KEPT.has(el.localName);
+}
+
+// Whether an SVG drawing has any text to collect (native lookups, no walk).
+function svgHasText(svg) {
+  return !!(svg.getElementsByTagName("text")[0] || svg.getElementsByTagName("foreignObject")[0]);
 }
 
 // The place of `node` in `list` (its parent's children, flat), or -1. A NodeList's is asked of a
@@ -832,9 +1111,11 @@ function recordElement(el, ctx, parentWs) {
   var style = { display: cs.display };
   rec.style = style;
   if (style.display === "none") return rec; // nothing else matters: nothing in it renders
+  readGenerated(el, ctx.view, rec);
   // An element with nothing inside to show (an image, a line break, an input, an empty box, an
   // icon): its display is all a rule reads.
   if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
+  if (rec.tag === "svg" && !svgHasText(el)) return rec; // an icon: nothing in it is collected
   // Inline phrasing elements (links, emphasis, spans) that stay inline and in the flow: what hides
   // a subtree or changes whitespace is almost never set on them, so only what hides their own text
   // is read. (A positioned one, e.g. a skip link moved off the page or a screen-reader-only span,
@@ -845,6 +1126,28 @@ function recordElement(el, ctx, parentWs) {
   if (style.display === "inline" && PHRASING.has(rec.tag) && position === "static") return rec;
   recordBoxFacts(el, ctx, cs, style, parentWs, position);
   return rec;
+}
+
+// Generated ::before / ::after content (its computed `content`, as the browser serializes it) and
+// the facts that hide it, on an element that renders and can have such boxes: which of it is
+// text is Rust's (render.rs, R5).
+function readGenerated(el, view, rec) {
+  var tag = rec.tag;
+  if (COLLECT_NO_DESCENT.has(tag) || COLLECT_NO_GENERATED.has(tag) || el.namespaceURI === SVG_NS) return;
+  for (var i = 0; i < 2; i++) {
+    var ps = view.getComputedStyle(el, i === 0 ? "::before" : "::after");
+    var content = ps ? ps.content : "";
+    if (!content || content === "none" || content === "normal" || content === '""') continue;
+    var style = { display: ps.display };
+    if (style.display !== "none") {
+      readTextFacts(ps, style);
+      if (ps.opacity === "0") style.opacity0 = true;
+    }
+    rec[i === 0 ? "before" : "after"] = {
+      content: content.length > COLLECT_MAX_ATTR ? content.slice(0, COLLECT_MAX_ATTR) : content,
+      style: style,
+    };
+  }
 }
 
 // What hides a subtree or changes whitespace, and where the box is, on an element that is not

@@ -9,6 +9,8 @@ export const ANSWER_WAIT_MS = 5000;
 
 export const $ = (id) => document.getElementById(id);
 export const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
+/** A message of the background's view models (`{ key, subs }`, logic/views.rs `Msg`), localized. */
+export const tm = (msg) => (typeof msg?.key === 'string' ? t(msg.key, ...(Array.isArray(msg.subs) ? msg.subs : [])) : '');
 export const lang = api.i18n.getUILanguage();
 
 /** Fills every `[data-i18n]` element with its string, and sets the page's language. */

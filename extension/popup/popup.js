@@ -1,10 +1,11 @@
 // Why JavaScript: the browser runs a popup's page script as JS. This one decides nothing: it asks
 // the background (Rust, through runtime messages) for the popup's view model and for every action
-// the person takes, and renders the answers. Which pairings exist, what a pin or a hub state is,
-// whether Point is possible and why not, how long Revoke waits for its confirmation, which form
-// field an error is about: all of that comes in the view model (crates/background, logic/views.rs).
+// the person takes, and renders the answers. Which pairings exist, what a pin is, what a hub state
+// is and the words it is shown in, whether Point is possible and why not, how long Revoke waits for
+// its confirmation, which form field an error is about: all of that comes in the view model
+// (crates/background, logic/views.rs).
 
-import { $, t, lang, localize, ask, ANSWER_WAIT_MS } from '../pages/background-link.js';
+import { $, t, tm, lang, localize, ask, ANSWER_WAIT_MS } from '../pages/background-link.js';
 
 // Acting and pairing by code reach a hub first (~3 s at most); refreshing asks every hub, so it
 // may take longer still.
@@ -73,21 +74,6 @@ function say(text) {
   $('status-line').textContent = text ?? '';
 }
 
-function hubStateText(hub) {
-  switch (hub?.state) {
-    case 'reachable':
-      return t('hubReachable');
-    case 'unreachable':
-      return hub.reason ? t('hubUnreachableReason', hub.reason) : t('hubUnreachable');
-    case 'revoked_by_hub':
-      return hub.by ? t('hubRevokedBy', hub.by) : t('hubRevoked');
-    case 'forgotten':
-      return t('hubForgotten');
-    default:
-      return t('hubUnknown');
-  }
-}
-
 function pinNode(pin) {
   switch (pin?.state) {
     case 'read':
@@ -108,8 +94,8 @@ function pairingItem(p, index) {
   const hubState = p.hub?.state ?? 'unknown';
   const pinState = p.pin?.state ?? 'none';
 
-  const hubStateNode = el('p', { class: 'hub-state', id: hubId, 'data-hub-state': hubState }, el('span', { class: 'dot', 'aria-hidden': 'true' }), el('span', { text: hubStateText(p.hub) }));
-  if (p.hub?.at) hubStateNode.title = t('hubCheckedAt', when(p.hub.at).text);
+  const hubStateNode = el('p', { class: 'hub-state', id: hubId, 'data-hub-state': hubState }, el('span', { class: 'dot', 'aria-hidden': 'true' }), el('span', { text: tm(p.hub?.text) }));
+  if (p.hub?.checked_at) hubStateNode.title = t('hubCheckedAt', when(p.hub.checked_at).text);
 
   const describedBy = { no_page: `${titleId} point-note`, hub_gone: `${titleId} ${hubId}` }[p.point_blocked] ?? titleId;
   const point = el('button', {

@@ -3,7 +3,7 @@
 //! into the observation JSON that `cargo run -p apc-content --example reading` reads).
 use std::collections::BTreeMap;
 
-use apc_content::observation::Style;
+use apc_content::observation::{Field, Generated, ShadowMode, Style};
 use apc_content::{Anchor, Node, Observation, Point, Selection};
 use apc_core::page_link::How;
 use arbitrary::{Result, Unstructured};
@@ -11,7 +11,24 @@ use arbitrary::{Result, Unstructured};
 const TAGS: &[&str] = &[
     "div", "p", "span", "a", "br", "main", "article", "section", "h1", "h2", "h3", "li", "ul",
     "pre", "nav", "aside", "footer", "header", "script", "style", "template", "td", "table", "b",
+    "svg", "text", "tspan", "textarea", "input", "x-card",
 ];
+/// Computed `content` values as browsers serialize them (strings with escapes, attr(), counters,
+/// images with alternative text), and broken ones.
+const CONTENT: &[&str] = &[
+    "\"Warning: \"",
+    "\"\\f101\"",
+    "\"\\1F600 x\"",
+    "\" (\" attr(lang) \")\"",
+    "counter(step) \". \"",
+    "url(\"i.png\") / \"alt\"",
+    "open-quote",
+    "\"\\",
+    "attr(",
+    "\"\\\n\"",
+];
+const FIELD_TYPES: &[&str] = &["textarea", "text", "search", "password", "tel", "number", ""];
+const AUTOCOMPLETE: &[&str] = &["off", "one-time-code", "on", "billing cc-number", ""];
 const TEXT: &[&str] = &[
     "a",
     "word",
@@ -115,6 +132,25 @@ fn node(u: &mut Unstructured, nodes: &mut Vec<Node>, depth: u32) -> Result<u32> 
             },
         });
     }
+    for slot in [&mut n.before, &mut n.after] {
+        if u.ratio(1, 6)? {
+            *slot = Some(Generated {
+                content: (*u.choose(CONTENT)?).to_owned(),
+                style: if u.arbitrary()? {
+                    Some(Style {
+                        display: Some((*u.choose(DISPLAY)?).to_owned()),
+                        color0: u.ratio(1, 6)?,
+                        ..Style::default()
+                    })
+                } else {
+                    None
+                },
+            });
+        }
+    }
+    if u.ratio(1, 12)? {
+        n.shadow = Some(ShadowMode::Closed);
+    }
     let kids = u.int_in_range(0..=4)?;
     for _ in 0..kids {
         let k = node(u, nodes, depth + 1)?;
@@ -165,10 +201,32 @@ pub fn observation(u: &mut Unstructured) -> Result<Observation> {
                 None
             },
         }),
-        selection: Some(Selection {
-            start: anchor(u, len)?,
-            end: anchor(u, len)?,
-        }),
+        selection: if u.ratio(4, 5)? {
+            Some(Selection {
+                start: anchor(u, len)?,
+                end: anchor(u, len)?,
+            })
+        } else {
+            None
+        },
+        field: if u.ratio(1, 4)? {
+            let value = text(u)?;
+            let units = value.encode_utf16().count() as u32;
+            let (a, b) = (u.int_in_range(0..=units + 1)?, u.int_in_range(0..=units + 1)?);
+            Some(Field {
+                node: u.int_in_range(0..=len as u32)?,
+                kind: (*u.choose(FIELD_TYPES)?).to_owned(),
+                value,
+                start: a.min(b),
+                end: a.max(b),
+                cut: u.arbitrary()?,
+                autocomplete: Some((*u.choose(AUTOCOMPLETE)?).to_owned()),
+                name: if u.arbitrary()? { Some("otp".into()) } else { None },
+                masked: u.ratio(1, 8)?,
+            })
+        } else {
+            None
+        },
         truncated: u.arbitrary()?,
     })
 }

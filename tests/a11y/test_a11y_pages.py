@@ -6,7 +6,6 @@ under Xvfb) pairs with the dock's code from the popup, allows in the consent win
 The keyboard path never clicks: focus moves with Tab, buttons are pressed with Return.
 """
 
-import json
 import pathlib
 import sys
 import time
@@ -17,9 +16,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent / "realinput"), str(HERE.parent / "browser")]
 
 from apc_live import Agent, Hub  # noqa: E402
-from realinput import (REPO_ROOT, Display, Hands, Site, WindowView, dock_code, element_point,  # noqa: E402
-                       launch_chromium, launch_firefox, note_markup, note_texts, packages, place, poll,
-                       press_in_consent, select_by_triple_click, wait_for_window)
+from realinput import (REPO_ROOT, Display, Hands, Site, WindowView, command_chord, dock_code,  # noqa: E402
+                       launch_chromium, launch_firefox, note_markup, note_texts, packages, pair_with_dock_code,
+                       place, poll, press_in_consent, select_by_triple_click, wait_for_window)
 
 AXE = (REPO_ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text()
 
@@ -130,14 +129,7 @@ def test_the_axe_harness_reports_what_it_finds(setup):
 def pair_by_code(browser, hands, hub):
     d = browser.driver
     popup = WindowView(browser, d.current_window_handle)
-    d.get(hub.origin + "/")
-    code = dock_code(popup, hands)
-    d.get(browser.url("popup/popup.html"))
-    poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
-    popup.run("document.querySelector('#pair-code-hub').value = arguments[0];"
-              "document.querySelector('#pair-code-code').value = arguments[1];", hub.origin, code)
-    hands.click(*element_point(popup, hands, "#pair-code-submit"))
-    consent = wait_for_window(browser, "/consent/consent.html", {popup.handle})
+    consent = pair_with_dock_code(browser, hands, hub, popup)
     said = press_in_consent(consent, hands)
     assert "error" not in said.lower(), said
     if browser.name == "firefox":
@@ -155,8 +147,7 @@ def test_the_in_page_note_by_keyboard_and_axe(setup):
     pair_by_code(browser, hands, hub)
     agent = Agent(hub.agents()[0]["mcp_url"])
     site = Site()
-    chord = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())[
-        "commands"]["point-selection"]["suggested_key"]["default"].lower()
+    chord = command_chord()
 
     def point_by_keyboard():
         d.get(site.url("/article.html"))

@@ -1,8 +1,8 @@
 """Firefox helpers for the browser tests: firefox-esr (headless) through Selenium and geckodriver,
 with the built extension installed as a temporary add-on under a fixed moz-extension:// UUID.
 
-`make_firefox()` gives a driver with the extension loaded, `extension_url(path)` a page of the
-extension, `standard_version_from_core()` the standard's version as Rust core declares it.
+`make_firefox()` gives a driver with the extension loaded (`firefox_with_addon` any add-on, which
+the real-input suites use too), `extension_url(path)` a page of the extension, `standard_version_from_core()` the standard's version as Rust core declares it.
 Fixtures that use them are in conftest.py. (A uniquely named module, not conftest, so tests in other
 directories can import it without clashing with their own conftest.)
 """
@@ -49,17 +49,23 @@ def make_firefox(extension_dir=DIST_EXTENSION, headless=True, prefs=None):
     extension_dir = pathlib.Path(extension_dir)
     if not (extension_dir / "wasm" / "apc_background_bg.wasm").exists():
         pytest.fail(f"no built extension at {extension_dir}: run scripts/build-extension.sh first")
+    return firefox_with_addon(extension_dir, gecko_id(extension_dir), EXTENSION_UUID, headless=headless, prefs=prefs)
+
+
+def firefox_with_addon(addon, addon_id, uuid, headless=False, prefs=None, env=None):
+    """firefox-esr through geckodriver with `addon` (a folder or an .xpi) installed as a temporary
+    add-on whose moz-extension:// host is `uuid`, `prefs` set, geckodriver run with `env`."""
     options = Options()
     options.binary_location = FIREFOX
     if headless:
         options.add_argument("-headless")
-    options.set_preference("extensions.webextensions.uuids", json.dumps({gecko_id(extension_dir): EXTENSION_UUID}))
+    options.set_preference("extensions.webextensions.uuids", json.dumps({addon_id: uuid}))
     for name, value in (prefs or {}).items():
         options.set_preference(name, value)
-    service = Service(executable_path=GECKODRIVER, service_args=["--allow-system-access"])
+    service = Service(executable_path=GECKODRIVER, service_args=["--allow-system-access"], env=env)
     driver = webdriver.Firefox(options=options, service=service)
     try:
-        driver.install_addon(str(extension_dir), temporary=True)
+        driver.install_addon(str(addon), temporary=True)
     except Exception:
         driver.quit()
         raise

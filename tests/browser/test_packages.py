@@ -26,7 +26,7 @@ def version():
 
 def package(out, env_extra=None, build=True):
     env = dict(os.environ, **(env_extra or {}))
-    args = ["scripts/package.sh", "--out", str(out)] + ([] if build else ["--no-build"])
+    args = ["scripts/package.sh", "--out", str(out), "--no-hub"] + ([] if build else ["--no-build"])
     run = subprocess.run(args, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=1200)
     assert run.returncode == 0, run.stdout + run.stderr
     return run.stdout

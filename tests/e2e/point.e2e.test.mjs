@@ -561,6 +561,67 @@ describe('pages that answer for themselves, and pages that are hostile', () => {
   });
 });
 
+describe('any text on any page (issue 21): through the real extension', () => {
+  it('a drop on a line two shadow roots deep: the agent reads exactly that line', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/shadow-dom.html'));
+    // Playwright's CSS locators reach into open shadow roots, as the person's pointer does.
+    const reading = await readFocus(await dropForFocus(page, '#line-2'));
+    assert.equal(reading.pointed.text, 'Cover the kale with fleece on the coldest nights.');
+    assert.deepEqual(reading.context.headings, ['Raised beds in winter']);
+    await page.close();
+  });
+
+  it('a drop on a closed shadow root: the note says it is out of reach, in the extension\'s words, and nothing is pinned', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/shadow-dom.html'));
+    let note;
+    await nothingReachesTheAgent(async () => {
+      // The real chrome.dom.openOrClosedShadowRoot tells the collector the card is closed.
+      await trustedDrop(page, '#closed', await dockPayload(ext.context, hub.origin));
+      note = await waitForNote(page, (n) => n.text.length > 0);
+    });
+    assert.match(note.text, /closed part of the page that the extension does not read/);
+    await page.close();
+  });
+
+  it('a drop on an SVG chart label: the agent reads the label (no internal error reaches the page)', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/svg-text.html'));
+    const reading = await readFocus(await dropForFocus(page, '#label-nov'));
+    assert.equal(reading.pointed.text, 'November harvest');
+    assert.deepEqual(reading.context.headings, ['Harvest', 'Kale by month']);
+    await page.close();
+  });
+
+  it('a selection in a textarea and the context menu: the agent reads the selected text as a field\'s value; a password field is refused', async () => {
+    const page = await ext.context.newPage();
+    await page.goto(site.url('/form-fields.html'));
+    const selectInField = (selector, from, to) => page.evaluate(([sel, a, b]) => {
+      const field = document.querySelector(sel);
+      const start = field.value.indexOf(a);
+      field.focus();
+      field.setSelectionRange(start, field.value.indexOf(b, start) + b.length);
+    }, [selector, from, to]);
+    await selectInField('#draft', 'Second line', 'point of it');
+    const waiting = waitForFocus();
+    const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    const reading = await readFocus((await waiting).result.focus);
+    assert.equal(reading.pointed.text, 'Second line of the draft, with the point of it');
+    assert.equal(reading.pointed.field, 'textarea');
+    assert.ok(!(reading.page_text ?? '').includes('Second line'), 'a field\'s value is no page text');
+
+    await selectInField('#password', 'PASSWORD', 'hunter2');
+    await nothingReachesTheAgent(async () => {
+      // The menu's event is handled either way; the refusal is told in the page's note.
+      await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
+      await waitForNote(page, (n) => /looks like it holds a password or a code/.test(n.text));
+    });
+    await page.close();
+  });
+});
+
 /** A stand-in on the hub's port while the hub is down: records every request, answers 503. */
 async function recorderOn(port) {
   const { createServer } = await import('node:http');

@@ -2,7 +2,8 @@
 // under `node --test` (the house runner), against a real apc-hub binary. It checks what a person sees
 // and does: the marks visible under the dock's strict CSP in light and dark, a ticket minted only when
 // the person reaches for a mark (hover, keyboard focus, press) or asks for a code, and the pairings list
-// following pairings, pins and revokes live. Screenshots go to tests/hub/screenshots/.
+// following pairings, pins and revokes live. Screenshots go to tests/artifacts/screenshots/ (ignored),
+// or with APC_SCREENSHOTS=1 to the committed tests/hub/screenshots/ (to refresh them).
 //   node --test tests/hub/dock.chromium.test.mjs   (APC_HUB_BIN, else $CARGO_TARGET_DIR/debug/apc-hub)
 
 import { test, before, after } from 'node:test';
@@ -17,7 +18,7 @@ import { chromium } from 'playwright-core';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HUB_BIN = process.env.APC_HUB_BIN ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target'), 'debug/apc-hub');
 const CHROMIUM = process.env.APC_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = path.join(ROOT, 'tests/hub/screenshots');
+const SHOTS = path.join(ROOT, process.env.APC_SCREENSHOTS === '1' ? 'tests/hub/screenshots' : 'tests/artifacts/screenshots');
 const EXT = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 
 let hub;

@@ -1,7 +1,8 @@
 """The dock page in Firefox ESR (Selenium + geckodriver), against a real apc-hub binary: the agent's mark
 visible and styled under the dock's strict CSP in light and dark (its hue a stylesheet class, not an
 inline style Firefox would block), and a ticket minted only when the person reaches for the mark.
-Screenshots go to tests/hub/screenshots/."""
+Screenshots go to tests/artifacts/screenshots/ (ignored), or with APC_SCREENSHOTS=1 to the committed
+tests/hub/screenshots/ (to refresh them)."""
 
 import os
 import re
@@ -17,9 +18,10 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.firefox.options import Options
 
-from test_mcp_loop import hub_bin
+from hubkit import hub_bin
 
-SHOTS = Path(__file__).resolve().parent / "screenshots"
+HERE = Path(__file__).resolve().parent
+SHOTS = HERE / "screenshots" if os.environ.get("APC_SCREENSHOTS") == "1" else HERE.parents[1] / "tests" / "artifacts" / "screenshots"
 
 
 @pytest.fixture
@@ -73,7 +75,7 @@ def test_the_mark_is_visible_and_mints_on_reach(origin, scheme):
                 break
             time.sleep(0.1)
         assert ticket and len(ticket) == 20, driver.find_element(By.ID, "status").text
-        SHOTS.mkdir(exist_ok=True)
+        SHOTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(SHOTS / f"dock-firefox-{scheme}.png"))
     finally:
         driver.quit()

@@ -22,13 +22,13 @@ import zipfile
 import pytest
 from selenium import webdriver
 
+# tests/browser's helpers (on the path: tests/realinput/conftest.py puts it there).
+from apc_firefox import firefox_with_addon
+
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 DIST = REPO_ROOT / "dist"
-FIREFOX = os.environ.get("APC_FIREFOX", "/usr/bin/firefox-esr")
 CHROMIUM = os.environ.get("APC_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("APC_CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
-GECKODRIVER = os.environ.get("APC_GECKODRIVER") or shutil.which("geckodriver") or str(
-    pathlib.Path.home() / ".cargo" / "bin" / "geckodriver")
 FIREFOX_UUID = "0b7c3f1e-2d4a-4e6b-9a8c-1f2e3d4c5b6a"
 SCREEN = (1600, 1000)
 # What a person waits for at most before calling a step broken (polled, never slept).
@@ -221,27 +221,15 @@ class Browser:
 
 
 def launch_firefox(display, xpi, prefs=None):
-    from selenium.webdriver.firefox.options import Options
-    from selenium.webdriver.firefox.service import Service
-
     with zipfile.ZipFile(xpi) as z:
         gecko_id = json.loads(z.read("manifest.json"))["browser_specific_settings"]["gecko"]["id"]
-    options = Options()
-    options.binary_location = FIREFOX
-    options.set_preference("extensions.webextensions.uuids", json.dumps({gecko_id: FIREFOX_UUID}))
-    # A person's Firefox: no first-run pages, windows where the test puts them.
-    options.set_preference("browser.shell.checkDefaultBrowser", False)
-    options.set_preference("browser.startup.homepage_override.mstone", "ignore")
-    options.set_preference("ui.popup.disable_autohide", False)
-    for name, value in (prefs or {}).items():
-        options.set_preference(name, value)
-    service = Service(executable_path=GECKODRIVER, service_args=["--allow-system-access"], env=display.env())
-    driver = webdriver.Firefox(options=options, service=service)
-    try:
-        driver.install_addon(str(xpi), temporary=True)
-    except Exception:
-        driver.quit()
-        raise
+    driver = firefox_with_addon(xpi, gecko_id, FIREFOX_UUID, env=display.env(), prefs={
+        # A person's Firefox: no first-run pages, windows where the test puts them.
+        "browser.shell.checkDefaultBrowser": False,
+        "browser.startup.homepage_override.mstone": "ignore",
+        "ui.popup.disable_autohide": False,
+        **(prefs or {}),
+    })
     browser = Browser(driver, f"moz-extension://{FIREFOX_UUID}", display.env())
     browser.name = "firefox"
     return browser
@@ -646,6 +634,81 @@ def dock_code(dock, hands):
     if not shown():
         hands.click(*element_point(dock, hands, ".new-code"))
     return poll(shown, "the dock page shows no pairing code")
+
+
+def pair_with_dock_code(browser, hands, hub, popup):
+    """The person reads the pairing code on the hub's dock page (in `popup`'s window) and pairs with
+    it in the popup: the hub's address and the code filled in, Pair pressed with the mouse. Gives
+    the consent window that opens."""
+    d = browser.driver
+    d.get(hub.origin + "/")
+    code = dock_code(popup, hands)
+    d.get(browser.url("popup/popup.html"))
+    poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
+    popup.run("document.querySelector('#pair-code-hub').value = arguments[0];"
+              "document.querySelector('#pair-code-code').value = arguments[1];", hub.origin, code)
+    hands.click(*element_point(popup, hands, "#pair-code-submit"))
+    return wait_for_window(browser, "/consent/consent.html", {popup.handle})
+
+
+def command_chord():
+    """The keyboard command's chord as the manifest suggests it, in xdotool's words."""
+    manifest = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())
+    return manifest["commands"]["point-selection"]["suggested_key"]["default"].lower()
+
+
+# ---- A suite's world: the page and the dock side by side, tests in order ---------------------------
+
+# The page window on the left, the hub's dock window on the right, as a person arranges them.
+PAGE_RECT = (0, 0, 1000, 960)
+DOCK_RECT = (1010, 0, 580, 960)
+
+
+class PageAndDock:
+    """What a suite's world shares: its browser's two windows, the page (`self.page`) and the hub's
+    dock (`self.dock`), and `self.shared`, what one test leaves for the next (the tests of a suite
+    run in order). The world sets `self.browser` and `self.hub`, then calls `place_windows`."""
+
+    def place_windows(self):
+        d = self.browser.driver
+        self.page = WindowView(self.browser, d.current_window_handle)
+        place(d, *PAGE_RECT)
+        d.switch_to.new_window("window")
+        self.dock = WindowView(self.browser, d.current_window_handle)
+        place(d, *DOCK_RECT)
+        self.shared = {}
+
+    def open_dock(self):
+        d = self.browser.driver
+        d.switch_to.window(self.dock.handle)
+        d.get(self.hub.origin + "/")
+        poll(lambda: self.dock.run("return !!document.querySelector('.agent-mark')"), "the dock shows no mark")
+
+    def known_windows(self):
+        return {self.page.handle, self.dock.handle}
+
+
+def needs(world, key):
+    """What an earlier test left in `world.shared` under `key`; the test fails if it did not get
+    that far (then this one cannot start where it should)."""
+    if key not in world.shared:
+        where = f" in {world.kind}" if getattr(world, "kind", None) else ""
+        pytest.fail(f"an earlier test did not get as far as {key!r}{where}")
+    return world.shared[key]
+
+
+def read_focus(world, waiting):
+    """The focus a `wait_for_focus` call (`waiting`) got, and the reading the agent then gets with
+    `page__get_reading`, checked to be a page reading marked untrusted."""
+    is_error, result = waiting.result(timeout=60)
+    assert not is_error, result
+    assert result["timed_out"] is False, "the agent got no focus"
+    focus = result["focus"]
+    assert focus["kind"] == "page_reading" and focus["next"] == "page__get_reading"
+    is_error, got = world.agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
+    assert not is_error, got
+    assert got["untrusted"] is True
+    return focus, got["reading"]
 
 
 # ---- What a hostile page's drags leave behind (tests/realinput/test_realinput_hostile.py) ----------

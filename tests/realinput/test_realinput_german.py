@@ -5,14 +5,13 @@ and the in-page note speak German, from extension/_locales/de.
 
 import json
 import re
-import time
 
 import pytest
 
 from apc_live import Hub
-from realinput import (REPO_ROOT, Site, WindowView, dock_code, element_point, find_window, launch_chromium, launch_firefox,
-                       note_markup, note_texts, packages, place, poll, press_in_consent, screen_shot,
-                       select_by_triple_click, wait_for_window)
+from realinput import (REPO_ROOT, Site, WindowView, find_window, launch_chromium, launch_firefox, note_markup,
+                       note_texts, packages, pair_with_dock_code, place, poll, press_in_consent, screen_shot,
+                       select_by_triple_click)
 
 DE = json.loads((REPO_ROOT / "extension" / "_locales" / "de" / "messages.json").read_text())
 SHOTS = REPO_ROOT / "tests" / "artifacts" / "screenshots"
@@ -61,14 +60,7 @@ def test_popup_and_consent_in_german(german):
     assert popup.run("return (globalThis.browser ?? chrome).i18n.getMessage('menuPointAgent', ['default', '127.0.0.1:7410'])") \
         == de("menuPointAgent", "default", "127.0.0.1:7410")
 
-    d.get(hub.origin + "/")
-    code = dock_code(popup, hands)
-    d.get(browser.url("popup/popup.html"))
-    poll(lambda: popup.run("return document.body.dataset.state") == "ready", "the popup is not ready")
-    popup.run("document.querySelector('#pair-code-hub').value = arguments[0];"
-              "document.querySelector('#pair-code-code').value = arguments[1];", hub.origin, code)
-    hands.click(*element_point(popup, hands, "#pair-code-submit"))
-    consent = wait_for_window(browser, "/consent/consent.html", {popup.handle})
+    consent = pair_with_dock_code(browser, hands, hub, popup)
     poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
          "the consent window never showed the request")
     assert consent.run("return document.querySelector('#consent-heading').textContent.trim()") == de("consentTitle")

@@ -31,16 +31,14 @@ import urllib.request
 import pytest
 
 from apc_live import Agent, Hub
-from realinput import (Site, WindowView, element_point, find_window, launch_firefox, no_window_opens, note_text,
-                       packages, place, pointer_elsewhere, poll, press_in_consent, select_by_triple_click,
-                       viewport_offset, wait_for_window)
+from realinput import (PageAndDock, Site, command_chord, element_point, find_window, launch_firefox, needs,
+                       no_window_opens, note_text, packages, pointer_elsewhere, poll, press_in_consent, read_focus,
+                       select_by_triple_click, viewport_offset, wait_for_window)
 
 HERE = pathlib.Path(__file__).resolve().parent
 HOSTILE_PAGE = (HERE / "site" / "hostile.html").read_text()
 MESSAGES = json.loads((HERE.parents[1] / "extension" / "_locales" / "en" / "messages.json").read_text())
 
-PAGE_RECT = (0, 0, 1000, 960)
-DOCK_RECT = (1010, 0, 580, 960)
 # After a refused drop's note is shown, how long no consent window may open (the background opens
 # one before it shows the note that asks to answer there, so the note is the real signal; this
 # only catches a window that would come later still).
@@ -53,7 +51,7 @@ def bad_payload_note(why):
     return MESSAGES["errBadPayload"]["message"].replace("$WHY$", why)
 
 
-class World:
+class World(PageAndDock):
     """Firefox with the extension, the person's hub and agent, and the hostile page's site; the
     page window on the left, the hub's dock window on the right."""
 
@@ -63,20 +61,11 @@ class World:
         self.site = Site(pages={"/hostile.html": HOSTILE_PAGE})
         _, xpi = packages()
         self.browser = launch_firefox(display, xpi)
-        d = self.browser.driver
-        self.page = WindowView(self.browser, d.current_window_handle)
-        place(d, *PAGE_RECT)
-        d.switch_to.new_window("window")
-        self.dock = WindowView(self.browser, d.current_window_handle)
-        place(d, *DOCK_RECT)
+        self.place_windows()
         self.handle = self.hub.agents()[0]["handle"]
         self.agent = Agent(self.hub.agents()[0]["mcp_url"])
-        self.shared = {}
         self.offset = None
         self.extra = []
-
-    def known_windows(self):
-        return {self.page.handle, self.dock.handle}
 
     def open_hostile_page(self):
         d = self.browser.driver
@@ -86,12 +75,6 @@ class World:
         # Measured once per page: every drag of the bait starts and ends at the same places.
         pointer_elsewhere(self.hands)
         self.offset = viewport_offset(self.page, self.hands)
-
-    def open_dock(self):
-        d = self.browser.driver
-        d.switch_to.window(self.dock.handle)
-        d.get(self.hub.origin + "/")
-        poll(lambda: self.dock.run("return !!document.querySelector('.agent-mark')"), "the dock shows no mark")
 
     def text(self, selector):
         return self.page.run("return document.querySelector(arguments[0]).innerText", selector)
@@ -152,24 +135,6 @@ def world(display, hands):
     w = World(display, hands)
     yield w
     w.close()
-
-
-def needs(world, key):
-    if key not in world.shared:
-        pytest.fail(f"an earlier test did not get as far as {key!r}")
-    return world.shared[key]
-
-
-def read_focus(world, waiting):
-    is_error, result = waiting.result(timeout=60)
-    assert not is_error, result
-    assert result["timed_out"] is False, "the agent got no focus"
-    focus = result["focus"]
-    assert focus["kind"] == "page_reading" and focus["next"] == "page__get_reading"
-    is_error, got = world.agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
-    assert not is_error, got
-    assert got["untrusted"] is True
-    return focus, got["reading"]
 
 
 def consent_shows(consent):
@@ -306,14 +271,22 @@ def mint_as_the_hub(hub, handle):
         return json.loads(r.read())["ticket"]
 
 
-def test_a_drop_naming_a_hub_never_paired_asks_for_consent_and_declined_pairs_nothing(world):
-    pin = needs(world, "pin")
+def hostile_hub(world):
+    """A hub the person never paired with, its own agent connected, and the drag payload a hostile
+    page would carry for it: that agent with a ticket the hub minted itself. Both stop with the
+    world."""
     hostile = Hub()
     world.extra.append(hostile.stop)
     their_agent = Agent(hostile.agents()[0]["mcp_url"])
     world.extra.insert(0, their_agent.close)
     handle = hostile.agents()[0]["handle"]
     payload = {"v": 1, "agent": handle, "hub": hostile.origin, "ticket": mint_as_the_hub(hostile, handle)}
+    return hostile, their_agent, payload
+
+
+def test_a_drop_naming_a_hub_never_paired_asks_for_consent_and_declined_pairs_nothing(world):
+    pin = needs(world, "pin")
+    hostile, their_agent, payload = hostile_hub(world)
 
     world.open_hostile_page()
     assert world.drag_bait(json.dumps(payload)) == "copy"
@@ -422,12 +395,6 @@ def test_page_css_cannot_hide_the_note_and_a_replay_of_the_persons_drop_pins_not
     print(f"the replay's note: {note_text(world.page)!r}")
 
 
-def command_chord():
-    """The keyboard command's chord as the manifest suggests it, in xdotool's words."""
-    manifest = json.loads((HERE.parents[1] / "extension" / "manifest.json").read_text())
-    return manifest["commands"]["point-selection"]["suggested_key"]["default"].lower()
-
-
 def test_a_hostile_hub_the_person_allowed_does_not_become_the_keyboard_commands_target(world):
     """Issue 8, hole 3: the person points their agent by the context menu (which makes it the
     keyboard command's target), then a hostile page's drag names a hub the person never paired with
@@ -445,12 +412,7 @@ def test_a_hostile_hub_the_person_allowed_does_not_become_the_keyboard_commands_
     _, reading = read_focus(world, waiting)
     assert reading["pointed"]["how"] == "selection" and reading["pointed"]["text"] == chosen
 
-    hostile = Hub()
-    world.extra.append(hostile.stop)
-    their_agent = Agent(hostile.agents()[0]["mcp_url"])
-    world.extra.insert(0, their_agent.close)
-    handle = hostile.agents()[0]["handle"]
-    payload = {"v": 1, "agent": handle, "hub": hostile.origin, "ticket": mint_as_the_hub(hostile, handle)}
+    hostile, their_agent, payload = hostile_hub(world)
     theirs = their_agent.call("wait_for_focus", {"timeout_s": 60})
     assert world.drag_bait(json.dumps(payload)) == "copy"
     consent = wait_for_window(world.browser, "/consent/consent.html", world.known_windows())

@@ -18,19 +18,16 @@ import time
 import pytest
 
 from apc_live import Agent, Hub
-from realinput import (REPO_ROOT, Site, WindowView, element_point, find_window, launch_chromium, launch_firefox,
-                       packages, place, poll, press_in_consent, screen_shot, select_by_triple_click,
-                       wait_for_window)
+from realinput import (REPO_ROOT, PageAndDock, Site, command_chord, element_point, find_window, launch_chromium,
+                       launch_firefox, needs, packages, poll, press_in_consent, read_focus, screen_shot,
+                       select_by_triple_click, wait_for_window)
 
 # Screenshots of what the person sees: tests/artifacts/ always, docs/screenshots/ with
 # APC_SCREENSHOTS=1 (to refresh the README's pictures).
 SHOTS = REPO_ROOT / ("docs/screenshots" if os.environ.get("APC_SCREENSHOTS") == "1" else "tests/artifacts/screenshots")
 
-PAGE_RECT = (0, 0, 1000, 960)
-DOCK_RECT = (1010, 0, 580, 960)
 
-
-class World:
+class World(PageAndDock):
     """A browser with the extension, the hub, a fixture site, the agent; the page window on the left
     and the dock window on the right, as a person arranges them."""
 
@@ -40,29 +37,14 @@ class World:
         self.site = Site()
         chrome, xpi = packages()
         self.browser = launch_firefox(display, xpi) if kind == "firefox" else launch_chromium(display, chrome)
-        d = self.browser.driver
-        self.page = WindowView(self.browser, d.current_window_handle)
-        place(d, *PAGE_RECT)
-        d.switch_to.new_window("window")
-        self.dock = WindowView(self.browser, d.current_window_handle)
-        place(d, *DOCK_RECT)
+        self.place_windows()
         self.agent = Agent(self.hub.agents()[0]["mcp_url"])
-        self.shared = {}
 
     def open(self, url):
         d = self.browser.driver
         d.switch_to.window(self.page.handle)
         d.get(url)
         poll(lambda: self.page.run("return document.readyState") == "complete", f"{url} did not load")
-
-    def open_dock(self):
-        d = self.browser.driver
-        d.switch_to.window(self.dock.handle)
-        d.get(self.hub.origin + "/")
-        poll(lambda: self.dock.run("return !!document.querySelector('.agent-mark')"), "the dock shows no mark")
-
-    def known_windows(self):
-        return {self.page.handle, self.dock.handle}
 
     def close(self):
         for step in (self.agent.close, self.browser.quit, self.hub.stop, self.site.close):
@@ -79,12 +61,6 @@ def world(request, display, hands):
     w.close()
 
 
-def needs(world, key):
-    if key not in world.shared:
-        pytest.fail(f"an earlier test did not get as far as {key!r} in {world.kind}")
-    return world.shared[key]
-
-
 def visible_text(world, selector):
     return world.page.run("return document.querySelector(arguments[0]).innerText", selector)
 
@@ -96,18 +72,6 @@ def drag_mark_onto(world, selector, agent_name=None):
     start = element_point(world.dock, world.hands, mark)
     end = element_point(world.page, world.hands, selector, "text")
     world.hands.drag(start, end)
-
-
-def read_focus(world, waiting):
-    is_error, result = waiting.result(timeout=60)
-    assert not is_error, result
-    assert result["timed_out"] is False, "the agent got no focus"
-    focus = result["focus"]
-    assert focus["kind"] == "page_reading" and focus["next"] == "page__get_reading"
-    is_error, got = world.agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
-    assert not is_error, got
-    assert got["untrusted"] is True
-    return focus, got["reading"]
 
 
 def nothing_reaches_the_agent(world, action, seconds=4):
@@ -195,13 +159,6 @@ def test_the_context_menu_by_a_real_right_click_chosen_by_keyboard(world, displa
     world.shared["chosen"] = True
 
 
-def the_command_chord():
-    """The keyboard command's chord as the manifest suggests it, in xdotool's words."""
-    manifest = json.loads((REPO_ROOT / "extension" / "manifest.json").read_text())
-    chord = manifest["commands"]["point-selection"]["suggested_key"]["default"]
-    return chord.lower()
-
-
 def test_the_browser_gave_the_command_its_suggested_chord(world):
     """Chromium silently leaves a suggested key unassigned when it is one of its own accelerators
     (Alt+Shift+P is, in Chromium 156): the chord must be one both browsers give the extension."""
@@ -210,7 +167,7 @@ def test_the_browser_gave_the_command_its_suggested_chord(world):
         "const done = arguments[arguments.length - 1];"
         "(globalThis.browser ?? chrome).commands.getAll().then(done, (e) => done(String(e)));")
     shortcut = next(c["shortcut"] for c in commands if c["name"] == "point-selection")
-    assert shortcut.replace(" ", "").lower() == the_command_chord(), commands
+    assert shortcut.replace(" ", "").lower() == command_chord(), commands
 
 
 def test_a_selection_and_the_real_keyboard_command_chord(world):
@@ -218,7 +175,7 @@ def test_a_selection_and_the_real_keyboard_command_chord(world):
     world.open(world.site.url("/article.html"))
     _, expected = select_with_the_mouse(world, "main p:nth-of-type(2)")
     waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
-    world.hands.key(the_command_chord())
+    world.hands.key(command_chord())
     _, reading = read_focus(world, waiting)
     assert reading["pointed"]["how"] == "command"
     assert reading["pointed"]["text"] == expected

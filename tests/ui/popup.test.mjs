@@ -31,10 +31,10 @@ const text = async (page, selector) => (await page.textContent(selector)).replac
 test('pairings render with the hub domain first and each pin and hub state', async () => {
   const pairings = [
     canned.claude(),
-    canned.cursor({ hub: { state: 'unreachable', reason: 'connection refused', at: canned.iso(5000) } }),
-    canned.claude({ id: 'pr_rev', agent_name: 'Aider', agent_handle: 'aider', ...canned.hubGone, hub: { state: 'revoked_by_hub', by: 'the dock page' } }),
-    canned.claude({ id: 'pr_gone', hub_display: 'hub.example.net', hub_loopback: false, agent_name: 'Zed', agent_handle: 'zed', ...canned.hubGone, hub: { state: 'forgotten' } }),
-    canned.claude({ id: 'pr_new', agent_name: 'Codex', agent_handle: 'codex', ...canned.noPin, hub: { state: 'unknown' } }),
+    canned.cursor({ hub: canned.hubState.unreachable('connection refused', canned.iso(5000)) }),
+    canned.claude({ id: 'pr_rev', agent_name: 'Aider', agent_handle: 'aider', ...canned.hubGone, hub: canned.hubState.revokedBy('the dock page') }),
+    canned.claude({ id: 'pr_gone', hub_display: 'hub.example.net', hub_loopback: false, agent_name: 'Zed', agent_handle: 'zed', ...canned.hubGone, hub: canned.hubState.forgotten() }),
+    canned.claude({ id: 'pr_new', agent_name: 'Codex', agent_handle: 'codex', ...canned.noPin, hub: canned.hubState.unknown() }),
   ];
   const page = await openPopup({ popup_state: canned.state({ pairings }), popup_refresh: { gate: true } });
   await page.waitForSelector(item('pr_new'));
@@ -87,8 +87,20 @@ test('pairings render with the hub domain first and each pin and hub state', asy
   await page.close();
 });
 
+test('a hub state is shown in the words the background chose, with when it was checked as its tooltip', async () => {
+  const never = canned.claude({ hub: canned.hubState.unknown() });
+  const odd = canned.cursor({ hub: { state: 'reachable', text: { key: 'hubForgotten', subs: [] }, checked_at: canned.iso(5 * 60_000) } });
+  const page = await openPopup({ popup_state: canned.state({ pairings: [never, odd] }), popup_refresh: { gate: true } });
+  await page.waitForSelector(item(odd.id));
+  // The words follow the view's message, not the mark: popup.js chooses no text of its own.
+  assert.equal(await text(page, `${item(odd.id)} .hub-state`), 'The hub forgot this pairing');
+  assert.equal(await page.getAttribute(`${item(odd.id)} .hub-state`, 'title'), 'Checked 5 minutes ago');
+  assert.equal(await page.getAttribute(`${item(never.id)} .hub-state`, 'title'), null);
+  await page.close();
+});
+
 test('the cached state renders at once, then the refresh replaces it', async () => {
-  const unknown = canned.state({ pairings: [canned.claude({ hub: { state: 'unknown' } })] });
+  const unknown = canned.state({ pairings: [canned.claude({ hub: canned.hubState.unknown() })] });
   const page = await openPopup({ popup_state: unknown, popup_refresh: { gate: true } });
   const claude = item(canned.claude().id);
   await page.waitForSelector(claude);
@@ -321,8 +333,8 @@ test('a failed popup_state is said in the alert region, and the header still wor
 test('a failed refresh is said, and the cached state is asked again and shown', async () => {
   const page = await openPopup({
     popup_state: [
-      canned.state({ pairings: [canned.claude({ hub: { state: 'unknown' } })] }),
-      canned.state({ pairings: [canned.claude({ hub: { state: 'unreachable', reason: 'it answered HTTP 503' } })] }),
+      canned.state({ pairings: [canned.claude({ hub: canned.hubState.unknown() })] }),
+      canned.state({ pairings: [canned.claude({ hub: canned.hubState.unreachable('it answered HTTP 503') })] }),
     ],
     popup_refresh: { ok: false, error: 'storage_unavailable', message: 'could not save what the hubs said' },
   });

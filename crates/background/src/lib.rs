@@ -12,20 +12,32 @@
 //! page readings from `apc-content`).
 //!
 //! The `#[wasm_bindgen]` exports below are the only bindings: they convert `JsValue`s, call the logic
-//! with the browser's [`adapters::BrowserEnv`], and always resolve to a value (an answer or a clear
+//! with the browser's [`adapters::BrowserEnv`] and the logic's one [`Memory`], and always resolve to a value (an answer or a clear
 //! error object), never throw. `extension/background.js` registers the browser's listeners
 //! synchronously and forwards every event to these exports once the module is ready.
 
 pub mod adapters;
 pub mod logic;
 
+use std::rc::Rc;
+
 use adapters::BrowserEnv;
+use logic::memory::Memory;
 use logic::{events, router};
 use wasm_bindgen::prelude::*;
 
-/// The extension's version: the crate's version, which `extension/manifest.json` repeats (a test
-/// checks that they agree).
-pub const EXTENSION_VERSION: &str = env!("CARGO_PKG_VERSION");
+thread_local! {
+    /// What the logic remembers while this background lives (a worker or event page that stops
+    /// starts with an empty one). Each message and event gets a fresh [`BrowserEnv`]; this
+    /// outlives them.
+    static MEMORY: Rc<Memory> = Rc::default();
+}
+
+fn memory() -> Rc<Memory> {
+    MEMORY.with(Rc::clone)
+}
+
+pub use logic::EXTENSION_VERSION;
 
 /// Runs once when the module is instantiated: a panic is reported on the console (with its message
 /// and place) instead of an opaque "unreachable executed".
@@ -102,14 +114,15 @@ pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
         )))
     } else {
         let env = BrowserEnv::default();
+        let memory = memory();
         // The message straight into its type; only one that is not a known request is read as
         // JSON, to say which of "not a message", "unknown type" and "malformed" it is.
         match serde_wasm_bindgen::from_value::<router::Request>(message.clone()) {
             Ok(request) if request != router::Request::Unknown => {
-                router::route_request(&env, request, &kind).await
+                router::route_request(&env, &memory, request, &kind).await
             }
             _ => match serde_wasm_bindgen::from_value::<serde_json::Value>(message) {
-                Ok(message) => router::route(&env, message, &kind).await,
+                Ok(message) => router::route(&env, &memory, message, &kind).await,
                 Err(e) => Err(router::RouterError::Unreadable(e.to_string())),
             },
         }
@@ -122,7 +135,7 @@ pub async fn handle_message(message: JsValue, sender: JsValue) -> JsValue {
 #[wasm_bindgen(js_name = handleEvent)]
 pub async fn handle_event(name: String, args: JsValue) -> JsValue {
     let reply = match serde_wasm_bindgen::from_value::<Vec<serde_json::Value>>(args) {
-        Ok(args) => events::handle(&BrowserEnv::default(), &name, args).await,
+        Ok(args) => events::handle(&BrowserEnv::default(), &memory(), &name, args).await,
         Err(e) => Err(events::EventError::Unreadable(e.to_string())),
     };
     to_js(&events::to_wire(reply))

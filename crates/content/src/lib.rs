@@ -5,12 +5,16 @@
 //! not run WebAssembly in every page (a page CSP without `wasm-unsafe-eval` forbids it). It
 //! therefore only collects facts; every rule lives here and runs in the extension's background:
 //!
-//! - what text is visible ([`render`](crate::render) rules R1–R4: no hidden subtrees, scripts,
+//! - what text is visible ([`render`](crate::render) rules R1–R5: no hidden subtrees, scripts,
 //!   styles, templates, JSON carriers, zero-size or off-screen boxes, nor the extension's own UI;
-//!   whitespace collapsed as rendered text collapses);
-//! - the pointed text (P1: a selection is the visible text inside its range; P2: a drop is the
-//!   visible text of the nearest block — by recorded `display`, or tag when none was recorded —
-//!   around the drop point; P3: it is never cut unless it alone is over [`POINTED_MAX_BYTES`]);
+//!   whitespace collapsed as rendered text collapses; visible generated `::before`/`::after` text);
+//! - the pointed text (P1: a selection is the visible text inside its range, exactly as selected:
+//!   only line breaks and the whitespace layout made are trimmed at its ends, a `pre` block's own
+//!   indentation is kept; P2: a drop is the visible text of the nearest block — by recorded
+//!   `display`, or tag when none was recorded — around the drop point, trimmed; a drop on a closed
+//!   shadow root, or a selection showing nothing but one, is out of reach
+//!   ([`ContentError::ClosedShadowRoot`]); P3: it is never cut unless it alone is over
+//!   [`POINTED_MAX_BYTES`]); a pointed form field's value instead ([`field`] rules F1–F3);
 //! - the standard targets on and around it ([`focus`](crate::focus): `data-focus` read with the
 //!   standard's grammar, invalid ones dropped, deduplicated, at most 20);
 //! - the heading path (H1: visible `h1`–`h6` and `role="heading"` with `aria-level` before the
@@ -35,6 +39,8 @@
 
 #![deny(clippy::indexing_slicing, clippy::string_slice)]
 
+mod error;
+pub mod field;
 pub mod focus;
 pub mod main_text;
 pub mod observation;
@@ -50,6 +56,7 @@ mod tests;
 
 use apc_core::page_link::{How, PageReading, Pointed, ReadingContext, READING_MAX_BYTES};
 use apc_core::reading_rules::ReadingError;
+pub use error::ContentError;
 pub use observation::{Anchor, Node, Observation, Point, Selection, Style, OBSERVATION_VERSION};
 
 use observation::Tree;
@@ -67,48 +74,6 @@ pub const HEADING_MAX_CHARS: usize = apc_core::reading_rules::READING_HEADING_MA
 const HEADING_SCAN_BYTES: usize = 1024;
 /// Most bytes of a lang tag (U2; the reading rule's cap).
 pub const LANG_MAX_BYTES: usize = apc_core::reading_rules::READING_LANG_MAX_BYTES;
-
-/// Why an observation makes no reading. `code()` gives the word the background's wire uses.
-#[derive(Debug, thiserror::Error)]
-pub enum ContentError {
-    #[error("malformed observation: {0}")]
-    Malformed(String),
-    #[error("observation over its cap: {0}")]
-    TooLarge(&'static str),
-    #[error("observation format version {0} is not supported")]
-    UnsupportedVersion(u32),
-    #[error("the page's address is not an http(s) URL")]
-    BadUrl,
-    #[error("nothing visible was pointed at")]
-    NothingPointed,
-    #[error("made_at is not a timestamp")]
-    BadTimestamp,
-    /// The reading breaks the one rule set both sides apply (`PageReading::check`).
-    #[error("the reading breaks a reading rule: {0}")]
-    Rule(#[from] apc_core::reading_rules::ReadingError),
-}
-
-impl ContentError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            Self::Malformed(_) | Self::UnsupportedVersion(_) | Self::BadTimestamp => {
-                "invalid_observation"
-            }
-            Self::TooLarge(_) => "too_large",
-            Self::BadUrl => "unsupported_page",
-            Self::NothingPointed => "nothing_pointed",
-            Self::Rule(e) => match e {
-                ReadingError::Url | ReadingError::UrlCredentials => "unsupported_page",
-                ReadingError::NothingPointed => "nothing_pointed",
-                ReadingError::MadeAt | ReadingError::Frame => "invalid_observation",
-                ReadingError::UrlTooLong
-                | ReadingError::TooManyTargets
-                | ReadingError::TooLarge(_)
-                | ReadingError::Lang => "too_large",
-            },
-        }
-    }
-}
 
 /// Builds the reading of an observation, `made_at` being the RFC 3339 time it is made.
 /// (Timed as `"build_reading"` when the host installed a [`timing::Timer`].)
@@ -187,131 +152,22 @@ fn reading_of(
         .or_else(|| tree.node(obs.root as usize).attr("lang"))
         .and_then(check_lang);
 
-    // Which nodes the pointed text is found from.
-    // Which nodes the pointed text is found from.
-    let wants: Vec<Want> = match obs.how {
-        How::Drop => {
-            let point = obs.point.ok_or(ContentError::NothingPointed)?;
-            let caret = point.caret.map(|c| Want {
-                node: c.node as usize,
-                offset: c.offset as usize,
-            });
-            let element = point.element.map(|e| Want {
-                node: e as usize,
-                offset: 0,
-            });
-            caret.into_iter().chain(element).collect()
-        }
-        How::Selection | How::Command => {
-            let s = obs.selection.ok_or(ContentError::NothingPointed)?;
-            let w = |a: Anchor| Want {
-                node: a.node as usize,
-                offset: a.offset as usize,
-            };
-            vec![w(s.start), w(s.end)]
-        }
-    };
+    let wants = wants_of(obs)?;
     let r = render::render(&tree, &wants);
     // Without the page text, only the pointed text's own cut counts (see build_pointed).
     let mut truncated = with_page_text && obs.truncated;
-
-    // P2: a drop points from the caret when it is rendered and inside the element under the
-    // point; else from that element when it is rendered (not an invisible overlay); else from the
-    // caret. `drop_at` is the index in `wants` of the one used.
-    let (drop_node, drop_at) = match obs.how {
-        How::Drop => {
-            let point = obs.point.ok_or(ContentError::NothingPointed)?;
-            let caret = point
-                .caret
-                .map(|c| c.node as usize)
-                .filter(|&c| r.span(c).is_some());
-            let element = point
-                .element
-                .map(|e| e as usize)
-                .filter(|&e| r.span(e).is_some());
-            let elem_at = usize::from(point.caret.is_some());
-            match (caret, element) {
-                (Some(c), Some(e)) if tree.ancestors(c).any(|a| a == e) => (c, 0),
-                (_, Some(e)) => (e, elem_at),
-                (Some(c), None) => (c, 0),
-                (None, None) => return Err(ContentError::NothingPointed),
-            }
-        }
-        _ => (wants.first().map_or(0, |w| w.node), 0),
+    let found = match &obs.field {
+        Some(f) => field_pointed(&tree, &r, f, obs.how)?,
+        None => page_pointed(&tree, &r, obs, &wants)?,
     };
-
-    // P1 / P2: the pointed range in the rendered text.
-    let (mut ps, mut pe) = match obs.how {
-        How::Drop => {
-            // Ancestors' ranges nest: only the part a parent adds to a blank child is scanned.
-            let mut blank: Option<(usize, usize)> = None;
-            let has_text = |t: &str| t.chars().any(|c| !c.is_whitespace());
-            tree.ancestors(drop_node)
-                .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
-                .filter_map(|a| r.span(a))
-                .find(|&(a, b)| {
-                    let found = match blank {
-                        Some((ba, bb)) if a <= ba && bb <= b => {
-                            has_text(r.slice(a, ba)) || has_text(r.slice(bb, b))
-                        }
-                        _ => has_text(r.slice(a, b)),
-                    };
-                    blank = Some((a, b));
-                    found
-                })
-                .ok_or(ContentError::NothingPointed)?
-        }
-        _ => {
-            let at = |k: usize| r.anchor_pos.get(k).copied().unwrap_or(0);
-            let (a, b) = (at(0), at(1));
-            (a.min(b), a.max(b))
-        }
-    };
-    let slice = r.slice(ps, pe);
-    ps += slice.len() - slice.trim_start().len();
-    pe -= slice.len() - slice.trim_end().len();
-    if ps >= pe {
-        return Err(ContentError::NothingPointed);
-    }
-    // P3: over its cap, the pointed text keeps what lies around the drop point (or the start of
-    // the selection).
-    if escaped_len(r.slice(ps, pe)) > POINTED_MAX_BYTES {
-        truncated = true;
-        if obs.how == How::Drop {
-            let at = r
-                .anchor_pos
-                .get(drop_at)
-                .copied()
-                .unwrap_or(ps)
-                .clamp(ps, pe);
-            let back = cut_back(r.slice(ps, at), POINTED_MAX_BYTES / 2);
-            ps = at - back.len();
-        }
-        let fwd = cut_front(r.slice(ps, pe), POINTED_MAX_BYTES);
-        pe = ps + fwd.len();
-    }
-    let text = r.slice(ps, pe).to_owned();
+    truncated |= found.truncated;
+    let (ps, pe, text) = (found.ps, found.pe, found.text);
 
     // Targets: inside a selection first (document order), then the pointed node's ancestors.
     let targets = {
-        let mut elements: Vec<usize> = Vec::new();
-        let chain_from = match obs.how {
-            How::Drop => drop_node,
-            _ => {
-                for &i in &r.order {
-                    let i = i as usize;
-                    if let (true, Some((a, b))) = (tree.node(i).is_element(), r.span(i)) {
-                        if a < pe && b > ps && !(a <= ps && b >= pe) {
-                            elements.push(i);
-                        }
-                    }
-                }
-                let node = |k: usize| wants.get(k).map_or(0, |w| w.node);
-                common_ancestor(&tree, node(0), node(1))
-            }
-        };
+        let mut elements = found.inside;
         elements.extend(
-            tree.ancestors(chain_from)
+            tree.ancestors(found.chain_from)
                 .filter(|&a| tree.node(a).is_element() && r.span(a).is_some()),
         );
         focus::targets(elements.into_iter().map(|i| tree.node(i)))
@@ -331,6 +187,7 @@ fn reading_of(
             text,
             how: obs.how,
             targets,
+            field: found.field,
         },
         context,
         page_text: None,
@@ -362,6 +219,247 @@ fn reading_of(
     // makes sure.
     reading.check()?;
     Ok(reading)
+}
+
+/// What was pointed at: the pointed text, where it sits in the rendered page (its context and
+/// heading path are read around `ps`..`pe`), where its targets are found, whether P3 cut it, and
+/// whether it is a form field's value.
+struct Found {
+    text: String,
+    ps: usize,
+    pe: usize,
+    /// The node whose ancestors' targets count.
+    chain_from: usize,
+    /// The elements inside a selection (their targets come first).
+    inside: Vec<usize>,
+    truncated: bool,
+    field: Option<apc_core::page_link::PointedField>,
+}
+
+/// The places the pointed text is found from: a drop's caret and element, a selection's ends, or
+/// a pointed field's element (before and after it).
+fn wants_of(obs: &Observation) -> Result<Vec<Want>, ContentError> {
+    let want = |node: u32, offset: u32| Want {
+        node: node as usize,
+        offset: offset as usize,
+    };
+    Ok(match obs.how {
+        How::Drop => {
+            let point = obs.point.ok_or(ContentError::NothingPointed)?;
+            let caret = point.caret.map(|c| want(c.node, c.offset));
+            let element = point.element.map(|e| want(e, 0));
+            caret.into_iter().chain(element).collect()
+        }
+        How::Selection | How::Command => match (obs.selection, &obs.field) {
+            (Some(s), _) => vec![
+                want(s.start.node, s.start.offset),
+                want(s.end.node, s.end.offset),
+            ],
+            (None, Some(f)) => vec![want(f.node, 0), want(f.node, 1)],
+            (None, None) => return Err(ContentError::NothingPointed),
+        },
+    })
+}
+
+/// F1–F3 and P3: a pointed form field's text, placed in the page where the field is.
+fn field_pointed(
+    tree: &Tree<'_>,
+    r: &render::Rendered,
+    f: &observation::Field,
+    how: How,
+) -> Result<Found, ContentError> {
+    let ft = field::field_text(tree, f, how)?;
+    let at = r.anchor_pos.first().copied().unwrap_or(0);
+    let (a, b) = p3_keep(&ft.text, (how == How::Drop).then_some(ft.caret));
+    let text = ft.text.get(a..b).unwrap_or("").to_owned();
+    Ok(Found {
+        truncated: ft.cut || b - a < ft.text.len(),
+        text,
+        ps: at,
+        pe: r.anchor_pos.last().copied().unwrap_or(at).max(at),
+        chain_from: f.node as usize,
+        inside: Vec::new(),
+        field: Some(ft.kind),
+    })
+}
+
+/// P3: the byte range of `s` to keep: all of it under [`POINTED_MAX_BYTES`], else what lies around
+/// `at` (a drop's caret) or the start.
+fn p3_keep(s: &str, at: Option<usize>) -> (usize, usize) {
+    if escaped_len(s) <= POINTED_MAX_BYTES {
+        return (0, s.len());
+    }
+    let a = at.map_or(0, |at| {
+        let at = at.min(s.len());
+        at - cut_back(head(s, at), POINTED_MAX_BYTES / 2).len()
+    });
+    (a, a + cut_front(tail(s, a), POINTED_MAX_BYTES).len())
+}
+
+/// P1–P3: the page's own text that was pointed at (a drop's block, a selection's range).
+fn page_pointed(
+    tree: &Tree<'_>,
+    r: &render::Rendered,
+    obs: &Observation,
+    wants: &[Want],
+) -> Result<Found, ContentError> {
+    // P2: a drop points from the caret when it is rendered and inside the element under the
+    // point; else from that element when it is rendered (not an invisible overlay); else from the
+    // caret. `drop_at` is the index in `wants` of the one used. A drop on a closed shadow root
+    // (the caret not in text of its own) is out of reach.
+    let (drop_node, drop_at) = match obs.how {
+        How::Drop => {
+            let point = obs.point.ok_or(ContentError::NothingPointed)?;
+            closed_shadow_drop(tree, point)?;
+            let caret = point
+                .caret
+                .map(|c| c.node as usize)
+                .filter(|&c| r.span(c).is_some());
+            let element = point
+                .element
+                .map(|e| e as usize)
+                .filter(|&e| r.span(e).is_some());
+            let elem_at = usize::from(point.caret.is_some());
+            match (caret, element) {
+                (Some(c), Some(e)) if tree.ancestors(c).any(|a| a == e) => (c, 0),
+                (_, Some(e)) => (e, elem_at),
+                (Some(c), None) => (c, 0),
+                (None, None) => return Err(ContentError::NothingPointed),
+            }
+        }
+        _ => (wants.first().map_or(0, |w| w.node), 0),
+    };
+
+    // P1 / P2: the pointed range in the rendered text.
+    let (raw_start, raw_end) = match obs.how {
+        How::Drop => {
+            // Ancestors' ranges nest: only the part a parent adds to a blank child is scanned.
+            let mut blank: Option<(usize, usize)> = None;
+            let has_text = |t: &str| t.chars().any(|c| !c.is_whitespace());
+            tree.ancestors(drop_node)
+                .filter(|&a| tree.node(a).is_element() && layout(tree.node(a)).is_pointable_block())
+                .filter_map(|a| r.span(a))
+                .find(|&(a, b)| {
+                    let found = match blank {
+                        Some((ba, bb)) if a <= ba && bb <= b => {
+                            has_text(r.slice(a, ba)) || has_text(r.slice(bb, b))
+                        }
+                        _ => has_text(r.slice(a, b)),
+                    };
+                    blank = Some((a, b));
+                    found
+                })
+                .ok_or(ContentError::NothingPointed)?
+        }
+        _ => {
+            let at = |k: usize| r.anchor_pos.get(k).copied().unwrap_or(0);
+            let (a, b) = (at(0), at(1));
+            (a.min(b), a.max(b))
+        }
+    };
+    let (mut ps, mut pe) = trim_pointed(r, raw_start, raw_end, obs.how != How::Drop);
+    if ps >= pe {
+        if obs.how != How::Drop && closed_host_within(tree, r, raw_start, raw_end) {
+            return Err(ContentError::ClosedShadowRoot);
+        }
+        return Err(ContentError::NothingPointed);
+    }
+    // P3: over its cap, the pointed text keeps what lies around the drop point (or the start of
+    // the selection).
+    let at = (obs.how == How::Drop).then(|| {
+        r.anchor_pos
+            .get(drop_at)
+            .copied()
+            .unwrap_or(ps)
+            .clamp(ps, pe)
+            - ps
+    });
+    let (a, b) = p3_keep(r.slice(ps, pe), at);
+    let truncated = b - a < pe - ps;
+    (ps, pe) = (ps + a, ps + b);
+    let text = r.slice(ps, pe).to_owned();
+
+    // Targets inside a selection (document order); the chain from the pointed node follows.
+    let mut inside = Vec::new();
+    let chain_from = match obs.how {
+        How::Drop => drop_node,
+        _ => {
+            for &i in &r.order {
+                let i = i as usize;
+                if let (true, Some((a, b))) = (tree.node(i).is_element(), r.span(i)) {
+                    if a < pe && b > ps && !(a <= ps && b >= pe) {
+                        inside.push(i);
+                    }
+                }
+            }
+            let node = |k: usize| wants.get(k).map_or(0, |w| w.node);
+            common_ancestor(tree, node(0), node(1))
+        }
+    };
+    Ok(Found {
+        text,
+        ps,
+        pe,
+        chain_from,
+        inside,
+        truncated,
+        field: None,
+    })
+}
+
+/// P1 / P2: the pointed range without the whitespace at its ends: a drop's block trimmed whole;
+/// a selection (`exact`) only of line breaks and of the spaces and tabs that layout made, so that
+/// a `pre` block's own indentation is kept and a selection of a code block's lines is exactly
+/// those lines.
+fn trim_pointed(r: &render::Rendered, ps: usize, pe: usize, exact: bool) -> (usize, usize) {
+    let slice = r.slice(ps, pe);
+    let drop_it =
+        |at: usize, c: char| c.is_whitespace() && (!exact || c == '\n' || !r.is_preserved(at));
+    let mut start = ps;
+    for (i, c) in slice.char_indices() {
+        if !drop_it(ps + i, c) {
+            break;
+        }
+        start = ps + i + c.len_utf8();
+    }
+    let mut end = pe;
+    for (i, c) in slice.char_indices().rev() {
+        if ps + i < start || !drop_it(ps + i, c) {
+            break;
+        }
+        end = ps + i;
+    }
+    (start, end.max(start))
+}
+
+/// A drop on an element that hosts a closed shadow root, with the caret not in text of the
+/// host's own (slotted light text): what the person sees there is out of reach.
+fn closed_shadow_drop(tree: &Tree<'_>, point: Point) -> Result<(), ContentError> {
+    let Some(e) = point.element.map(|e| e as usize) else {
+        return Ok(());
+    };
+    if tree.node(e).shadow != Some(observation::ShadowMode::Closed) {
+        return Ok(());
+    }
+    let in_own_text = point.caret.is_some_and(|c| {
+        let c = c.node as usize;
+        tree.node(c).text.is_some() && tree.ancestors(c).any(|a| a == e)
+    });
+    if in_own_text {
+        Ok(())
+    } else {
+        Err(ContentError::ClosedShadowRoot)
+    }
+}
+
+/// Whether an element hosting a closed shadow root lies within `a..=b` of the rendered text (a
+/// selection that shows nothing but such a host).
+fn closed_host_within(tree: &Tree<'_>, r: &render::Rendered, a: usize, b: usize) -> bool {
+    r.order.iter().any(|&i| {
+        let i = i as usize;
+        tree.node(i).shadow == Some(observation::ShadowMode::Closed)
+            && r.span(i).is_some_and(|(x, y)| a <= x && y <= b)
+    })
 }
 
 fn json_len(reading: &PageReading) -> Result<usize, ContentError> {

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use apc_core::js::utf16_len;
 use apc_core::page_link::How;
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +38,8 @@ pub const MAX_STYLE_VALUE_BYTES: usize = 256;
 pub const MAX_URL_BYTES: usize = 8 * 1024;
 /// Most bytes of the raw title and lang strings before they are cleaned and capped.
 pub const MAX_RAW_META_BYTES: usize = 64 * 1024;
+/// Most bytes of a pointed form field's value (the collector keeps at most 98 304 UTF-16 units).
+pub const MAX_FIELD_VALUE_BYTES: usize = 512 * 1024;
 
 /// What the content script saw. See `OBSERVATION.md`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,6 +67,10 @@ pub struct Observation {
     /// The selection (`how: "selection"` or `"command"`).
     #[serde(default)]
     pub selection: Option<Selection>,
+    /// The form field pointed at: its selection (instead of `selection`), or the field under a
+    /// drop (`point.element`).
+    #[serde(default)]
+    pub field: Option<Field>,
     /// The collector stopped at one of its caps: some of the page is missing.
     #[serde(default)]
     pub truncated: bool,
@@ -87,6 +94,64 @@ pub struct Node {
     /// Element: indices of its children in `nodes`, in document order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kids: Vec<u32>,
+    /// Element: its generated `::before` box, when it has `content`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Generated>,
+    /// Element: its generated `::after` box, when it has `content`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Generated>,
+    /// Element: it hosts a shadow root the collector does not read (`"closed"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadow: Option<ShadowMode>,
+}
+
+/// A generated `::before` / `::after` box: its computed `content` (as the browser serializes it:
+/// strings, `attr()`, counters, images…) and its own computed-style facts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Generated {
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+}
+
+/// A shadow root whose content was not collected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShadowMode {
+    /// A closed shadow root: out of reach (see `OBSERVATION.md`).
+    Closed,
+}
+
+/// The form field the person pointed at (`textarea` or a text `input`): the part of its value the
+/// collector kept, and the facts that say whether it holds a secret (`field.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// Index of the field's element in `nodes`.
+    pub node: u32,
+    /// `textarea`, or the input's type (`text`, `search`, `password`, …) as the DOM normalizes it.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The value kept: all of it, or the part around `start`..`end` (then `cut`). Empty for a
+    /// password, whose value is never read.
+    #[serde(default)]
+    pub value: String,
+    /// The selection in `value` (UTF-16 units); a drop's caret is `start == end`.
+    #[serde(default)]
+    pub start: u32,
+    #[serde(default)]
+    pub end: u32,
+    /// Only part of the value was kept.
+    #[serde(default)]
+    pub cut: bool,
+    /// The field's `autocomplete` attribute.
+    #[serde(default)]
+    pub autocomplete: Option<String>,
+    /// The field's `name` attribute.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Its text is masked by CSS (`-webkit-text-security` other than `none`).
+    #[serde(default)]
+    pub masked: bool,
 }
 
 /// Computed-style facts of an element. Defaults are the common case, so the collector writes
@@ -173,6 +238,9 @@ static NO_NODE: Node = Node {
     attrs: BTreeMap::new(),
     style: None,
     kids: Vec::new(),
+    before: None,
+    after: None,
+    shadow: None,
 };
 
 impl Node {
@@ -241,22 +309,21 @@ impl Observation {
                             return Err(ContentError::TooLarge("attribute"));
                         }
                     }
-                    if let Some(style) = &node.style {
-                        let words = [
-                            &style.display,
-                            &style.visibility,
-                            &style.white_space,
-                            &style.content_visibility,
-                        ];
-                        if words
-                            .iter()
-                            .any(|w| w.as_ref().is_some_and(|w| w.len() > MAX_NAME_BYTES))
-                            || style
-                                .clip_path
-                                .as_ref()
-                                .is_some_and(|c| c.len() > MAX_STYLE_VALUE_BYTES)
-                        {
-                            return Err(ContentError::Malformed(format!("node {i}: bad style")));
+                    if !node.style.as_ref().is_none_or(style_in_bounds) {
+                        return Err(ContentError::Malformed(format!("node {i}: bad style")));
+                    }
+                    for g in [&node.before, &node.after].into_iter().flatten() {
+                        if g.content.len() > MAX_ATTR_BYTES {
+                            return Err(ContentError::TooLarge("generated content"));
+                        }
+                        text_bytes += g.content.len();
+                        if text_bytes > MAX_TEXT_BYTES {
+                            return Err(ContentError::TooLarge("text"));
+                        }
+                        if !g.style.as_ref().is_none_or(style_in_bounds) {
+                            return Err(ContentError::Malformed(format!(
+                                "node {i}: bad generated style"
+                            )));
                         }
                     }
                     for &k in &node.kids {
@@ -274,7 +341,13 @@ impl Observation {
                     }
                 }
                 (None, Some(text)) => {
-                    if !node.kids.is_empty() || !node.attrs.is_empty() || node.style.is_some() {
+                    if !node.kids.is_empty()
+                        || !node.attrs.is_empty()
+                        || node.style.is_some()
+                        || node.before.is_some()
+                        || node.after.is_some()
+                        || node.shadow.is_some()
+                    {
                         return Err(ContentError::Malformed(format!(
                             "node {i}: a text node with element fields"
                         )));
@@ -344,8 +417,67 @@ impl Observation {
             check_anchor(&s.start, "selection.start")?;
             check_anchor(&s.end, "selection.end")?;
         }
+        if let Some(f) = &self.field {
+            check_anchor(
+                &Anchor {
+                    node: f.node,
+                    offset: 0,
+                },
+                "field.node",
+            )?;
+            self.check_field(f)?;
+        }
         Ok(Tree { obs: self, parent })
     }
+
+    /// A pointed field: a `textarea` or `input` element, its strings bounded, its offsets inside
+    /// its value, and, for a drop, the element under the point.
+    fn check_field(&self, f: &Field) -> Result<(), ContentError> {
+        let bad = |why: &str| Err(ContentError::Malformed(format!("field: {why}")));
+        if !matches!(
+            self.nodes.get(f.node as usize).map(Node::tag),
+            Some("textarea" | "input")
+        ) {
+            return bad("not a textarea or input");
+        }
+        if f.value.len() > MAX_FIELD_VALUE_BYTES {
+            return Err(ContentError::TooLarge("field value"));
+        }
+        if f.kind.is_empty() || f.kind.len() > MAX_NAME_BYTES {
+            return bad("bad type");
+        }
+        if [&f.autocomplete, &f.name]
+            .into_iter()
+            .flatten()
+            .any(|a| a.len() > MAX_ATTR_BYTES)
+        {
+            return Err(ContentError::TooLarge("field attribute"));
+        }
+        if f.start > f.end || f.end as usize > utf16_len(&f.value) {
+            return bad("offsets out of range");
+        }
+        if self.how == How::Drop && self.point.and_then(|p| p.element) != Some(f.node) {
+            return bad("a drop's field is not the element under the point");
+        }
+        Ok(())
+    }
+}
+
+/// A recorded style's words and values are within their caps.
+fn style_in_bounds(style: &Style) -> bool {
+    let words = [
+        &style.display,
+        &style.visibility,
+        &style.white_space,
+        &style.content_visibility,
+    ];
+    !words
+        .iter()
+        .any(|w| w.as_ref().is_some_and(|w| w.len() > MAX_NAME_BYTES))
+        && style
+            .clip_path
+            .as_ref()
+            .is_none_or(|c| c.len() <= MAX_STYLE_VALUE_BYTES)
 }
 
 impl Tree<'_> {
@@ -370,8 +502,4 @@ impl Tree<'_> {
             Some(i)
         })
     }
-}
-
-pub(crate) fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
 }

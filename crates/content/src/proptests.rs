@@ -8,11 +8,13 @@ use std::collections::BTreeMap;
 use apc_core::page_link::How;
 use proptest::prelude::*;
 
+use crate::observation::{Field, Generated, ShadowMode};
 use crate::*;
 
 const TAGS: &[&str] = &[
     "div", "p", "a", "span", "br", "main", "article", "section", "li", "ul", "td", "tr", "table",
-    "pre", "h1", "h2", "nav", "aside", "footer", "script", "b", "button",
+    "pre", "h1", "h2", "nav", "aside", "footer", "script", "b", "button", "svg", "text", "tspan",
+    "textarea", "input",
 ];
 const DISPLAYS: &[&str] = &[
     "block",
@@ -30,6 +32,25 @@ const WHITE_SPACES: &[&str] = &["pre", "pre-wrap", "pre-line", "normal", "break-
 const CLASSES: &[&str] = &[
     "content", "comment", "related", "nav", "post", "sidebar", "",
 ];
+/// Computed `content` values as browsers serialize them, and broken ones.
+const CONTENTS: &[&str] = &[
+    "\"Warning: \"",
+    "\"\\f101\"",
+    "\" (\" attr(class) \")\"",
+    "counter(step) \". \"",
+    "url(\"x.png\") / \"alt\"",
+    "\"\\",
+    "open-quote \"\\1F600 x\" close-quote",
+    "attr(",
+];
+const FIELD_KINDS: &[&str] = &["textarea", "text", "search", "password", "tel", "number"];
+const AUTOCOMPLETES: &[&str] = &[
+    "",
+    "off",
+    "one-time-code",
+    "section-a shipping cc-number",
+    "on",
+];
 
 /// Text made of the characters that matter: spaces of every kind, line breaks, multi-byte
 /// characters of every width, controls.
@@ -41,8 +62,10 @@ fn text() -> impl Strategy<Value = String> {
     prop::collection::vec(pieces, 0..12).prop_map(|v| v.concat())
 }
 
-/// An element: tag, display, white-space, class (indices into the tables above) and style flags.
-type ElementSpec = (usize, Option<usize>, Option<usize>, usize, u8);
+/// An element: tag, display, white-space, class (indices into the tables above), style flags, and
+/// extras (bit 0: a ::before, bit 1: an ::after, bit 2: a closed shadow root, bits 3–5: which
+/// content).
+type ElementSpec = (usize, Option<usize>, Option<usize>, usize, u8, u8);
 
 #[derive(Debug, Clone)]
 struct Spec {
@@ -62,6 +85,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 prop::option::weighted(0.2, 0..WHITE_SPACES.len()),
                 0..CLASSES.len(),
                 any::<u8>(),
+                any::<u8>(),
             ),
         ),
         text(),
@@ -74,12 +98,16 @@ fn spec() -> impl Strategy<Value = Spec> {
         })
 }
 
+/// A pointed field's facts: kind, autocomplete, value, offsets, masked, cut.
+type FieldSpec = (usize, usize, String, (u32, u32), bool, bool);
+
 fn observation(
     specs: Vec<Spec>,
     how: u8,
     a: (usize, u32),
     b: (usize, u32),
     truncated: bool,
+    field: FieldSpec,
 ) -> Observation {
     let mut nodes = vec![Node {
         tag: Some("html".into()),
@@ -91,7 +119,7 @@ fn observation(
         let parent = elements[s.parent % elements.len()];
         nodes[parent].kids.push(i as u32);
         match s.element {
-            Some((tag, display, ws, class, flags)) => {
+            Some((tag, display, ws, class, flags, extras)) => {
                 let mut attrs = BTreeMap::new();
                 if !CLASSES[class].is_empty() {
                     attrs.insert("class".to_owned(), CLASSES[class].to_owned());
@@ -109,10 +137,24 @@ fn observation(
                     font0: flags & 32 != 0 && flags & 64 != 0,
                     ..Style::default()
                 });
+                let generated = |bit: u8| {
+                    (extras & bit != 0).then(|| Generated {
+                        content: CONTENTS[(extras >> 3) as usize % CONTENTS.len()].to_owned(),
+                        style: Some(Style {
+                            display: Some(
+                                DISPLAYS[(extras as usize >> 4) % DISPLAYS.len()].to_owned(),
+                            ),
+                            ..Style::default()
+                        }),
+                    })
+                };
                 nodes.push(Node {
                     tag: Some(TAGS[tag].to_owned()),
                     attrs,
                     style,
+                    before: generated(1),
+                    after: generated(2),
+                    shadow: (extras & 4 != 0).then_some(ShadowMode::Closed),
                     ..Node::default()
                 });
                 elements.push(i);
@@ -123,6 +165,25 @@ fn observation(
             }),
         }
     }
+    // A field: the element at `b`, made a textarea or input.
+    let (kind, autocomplete, value, (fs, fe), masked, cut) = field;
+    let field_at = elements[b.0 % elements.len()];
+    let value_len = value.encode_utf16().count() as u32;
+    let (fs, fe) = (fs % (value_len + 1), fe % (value_len + 1));
+    let field = (how % 5 >= 3 && field_at != 0).then(|| {
+        nodes[field_at].tag = Some(if kind == 0 { "textarea" } else { "input" }.to_owned());
+        Field {
+            node: field_at as u32,
+            kind: FIELD_KINDS[kind % FIELD_KINDS.len()].to_owned(),
+            value,
+            start: fs.min(fe),
+            end: fs.max(fe),
+            cut,
+            autocomplete: Some(AUTOCOMPLETES[autocomplete % AUTOCOMPLETES.len()].to_owned()),
+            name: Some("userPin".to_owned()),
+            masked,
+        }
+    });
     let n = nodes.len();
     let anchor = |(node, offset): (usize, u32)| {
         let node = node % n;
@@ -135,7 +196,19 @@ fn observation(
             offset: offset % (max + 1),
         }
     };
-    let (how, point, selection) = match how % 3 {
+    let (how, point, selection) = match how % 5 {
+        3 => (How::Selection, None, None),
+        4 => (
+            How::Drop,
+            Some(Point {
+                caret: Some(Anchor {
+                    node: field_at as u32,
+                    offset: 0,
+                }),
+                element: Some(field_at as u32),
+            }),
+            None,
+        ),
         0 => (
             How::Drop,
             Some(Point {
@@ -171,6 +244,7 @@ fn observation(
         nodes,
         point,
         selection,
+        field,
         truncated,
     }
 }
@@ -182,8 +256,16 @@ fn observations() -> impl Strategy<Value = Observation> {
         (any::<usize>(), any::<u32>()),
         (any::<usize>(), any::<u32>()),
         any::<bool>(),
+        (
+            0..FIELD_KINDS.len(),
+            0..AUTOCOMPLETES.len(),
+            text(),
+            (any::<u32>(), any::<u32>()),
+            prop::bool::weighted(0.1),
+            any::<bool>(),
+        ),
     )
-        .prop_map(|(specs, how, a, b, t)| observation(specs, how, a, b, t))
+        .prop_map(|(specs, how, a, b, t, f)| observation(specs, how, a, b, t, f))
 }
 
 proptest! {
@@ -205,7 +287,15 @@ proptest! {
                 let len = serde_json::to_vec(&reading).unwrap().len();
                 prop_assert!(len <= apc_core::page_link::READING_MAX_BYTES);
             }
-            Err(e) => prop_assert!(matches!(e, ContentError::NothingPointed), "{e}"),
+            Err(e) => prop_assert!(
+                matches!(
+                    e,
+                    ContentError::NothingPointed
+                        | ContentError::SecretField
+                        | ContentError::ClosedShadowRoot
+                ),
+                "{e}"
+            ),
         }
     }
 

@@ -17,9 +17,16 @@
 //! - R4 whitespace collapses as rendered text does: runs of spaces, tabs and newlines become one
 //!   space; none at the start or end of a line; `pre`, `pre-wrap` and `break-spaces` keep all of it;
 //!   `pre-line` keeps newlines. Block boundaries become one newline (`p`: a blank line), table cells
-//!   a tab, `br` a newline. Control characters other than tab and newline are dropped.
+//!   a tab, `br` a newline. Control characters other than tab and newline are dropped. An SVG
+//!   `<text>` is a block of its own (a label drawn where the drawing places it), whatever display
+//!   a browser computes for it (Chromium `block`, Firefox `inline`).
+//! - R5 generated text: an element's `::before` and `::after` boxes show their `content`'s strings
+//!   (CSS escapes read, `attr()` of a recorded attribute, quotes as “ ”; images, counters and the
+//!   alternative text after `/` are no text), at the start and end of the element, unless the box
+//!   is hidden (`display: none`, opacity 0, R3's facts); a block box is a line of its own. Icon-font
+//!   glyphs (private-use characters) are no text.
 
-use crate::observation::{Node, Style, Tree};
+use crate::observation::{Generated, Node, Style, Tree};
 
 /// How an element's box lays out, from its recorded `display` (or its tag when none was recorded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,8 +101,14 @@ const BLOCK_TAGS: &[&str] = &[
 pub(crate) fn layout(node: &Node) -> Layout {
     let tag = node.tag();
     match node.style.as_ref().and_then(|s| s.display.as_deref()) {
+        // R4: an SVG text element is a block (HTML has no element of that name).
+        Some(d) if tag == "text" => match layout_of_display(d) {
+            Layout::None => Layout::None,
+            _ => Layout::Block,
+        },
         Some(d) => layout_of_display(d),
         None => match tag {
+            "text" => Layout::Block,
             "tr" => Layout::Row,
             "td" | "th" => Layout::Cell,
             t if BLOCK_TAGS.contains(&t) => Layout::Block,
@@ -337,6 +350,9 @@ pub(crate) struct Rendered {
     pub anchor_pos: Vec<usize>,
     /// Rendered elements and text nodes in document order.
     pub order: Vec<u32>,
+    /// Byte ranges of `text` written from preformatted text (R4 `pre`, `pre-wrap`,
+    /// `break-spaces`), in order: their spaces and tabs are the page's own, not layout's.
+    pub preserved: Vec<(usize, usize)>,
 }
 
 impl Rendered {
@@ -348,6 +364,11 @@ impl Rendered {
     /// that is not (impossible by construction) reads as empty rather than panicking.
     pub fn slice(&self, a: usize, b: usize) -> &str {
         sub(&self.text, a, b)
+    }
+    /// Whether the character at byte `at` was written from preformatted text.
+    pub fn is_preserved(&self, at: usize) -> bool {
+        let i = self.preserved.partition_point(|&(_, end)| end <= at);
+        self.preserved.get(i).is_some_and(|&(start, _)| start <= at)
     }
 }
 
@@ -365,7 +386,7 @@ pub(crate) struct Want {
 
 enum Step {
     Enter(usize, Ws),
-    Exit(usize, Layout, usize),
+    Exit(usize, Layout, usize, Ws),
 }
 
 pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
@@ -374,6 +395,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
     let mut range = vec![None; n];
     let mut anchor_pos: Vec<Option<usize>> = vec![None; wants.len()];
     let mut order = Vec::new();
+    let mut preserved = Vec::new();
     // Each want's node and its ancestors: a hidden subtree that holds a want places it where the
     // subtree would have been.
     let want_chains: Vec<std::collections::HashSet<usize>> = wants
@@ -401,7 +423,15 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                         continue;
                     }
                     let start = out.pos();
-                    emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
+                    if inherited_ws == Ws::Pre && !text.is_empty() {
+                        // Where this text's own characters start (after the breaks before it).
+                        out.flush();
+                        let from = out.pos() + out.pending.len();
+                        emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
+                        preserved.push((from, out.pos() + out.pending.len()));
+                    } else {
+                        emit_text(&mut out, text, inherited_ws, i, wants, &mut anchor_pos);
+                    }
                     set_range(&mut range, i, start, out.pos());
                     order.push(i as u32);
                     continue;
@@ -431,12 +461,16 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 }
                 order.push(i as u32);
                 let ws = ws_mode(node.style.as_ref(), inherited_ws);
-                stack.push(Step::Exit(i, lay, out.pos()));
+                let start = out.pos();
+                emit_generated(&mut out, node, node.before.as_ref(), ws);
+                stack.push(Step::Exit(i, lay, start, ws));
                 for &k in node.kids.iter().rev() {
                     stack.push(Step::Enter(k as usize, ws));
                 }
             }
-            Step::Exit(i, lay, start) => {
+            Step::Exit(i, lay, start, ws) => {
+                let node = tree.node(i);
+                emit_generated(&mut out, node, node.after.as_ref(), ws);
                 if matches!(lay, Layout::Block | Layout::Row) {
                     out.block_break(breaks_of(tree.node(i).tag()));
                 }
@@ -456,7 +490,142 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
         range,
         anchor_pos: anchor_pos.into_iter().map(|p| p.unwrap_or(end)).collect(),
         order,
+        preserved,
     }
+}
+
+/// R5: a generated box's text, written where the box is (a block box on a line of its own).
+fn emit_generated(out: &mut Out, node: &Node, generated: Option<&Generated>, ws: Ws) {
+    let Some(g) = generated else { return };
+    let style = g.style.as_ref();
+    let lay = style
+        .and_then(|s| s.display.as_deref())
+        .map_or(Layout::Inline, layout_of_display);
+    if lay == Layout::None || hides_own_text(style) || style.is_some_and(|s| s.opacity0) {
+        return;
+    }
+    let text = generated_text(&g.content, node);
+    if text.is_empty() {
+        return;
+    }
+    let block = matches!(lay, Layout::Block | Layout::Row);
+    if block {
+        out.block_break(1);
+    }
+    emit_text(out, &text, ws, usize::MAX, &[], &mut []);
+    if block {
+        out.block_break(1);
+    }
+}
+
+/// R5: the text of a computed `content` value: its strings (CSS escapes read), `attr(name)` of a
+/// recorded attribute, `open-quote` / `close-quote` as “ ”; nothing of images, counters, other
+/// functions, nor of the alternative text after a top-level `/`; private-use characters (icon
+/// fonts' glyphs) dropped.
+pub(crate) fn generated_text(content: &str, node: &Node) -> String {
+    let mut out = String::new();
+    let mut chars = content.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\'' => read_css_string(&mut chars, c, &mut out),
+            '/' => break,
+            c if c.is_ascii_alphabetic() || c == '-' => {
+                let mut ident = String::from(c);
+                while let Some(&n) = chars.peek() {
+                    if n.is_ascii_alphanumeric() || n == '-' || n == '_' {
+                        ident.push(n);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                if chars.peek() == Some(&'(') {
+                    chars.next();
+                    let args = read_css_args(&mut chars);
+                    if ident.eq_ignore_ascii_case("attr") {
+                        let name = args
+                            .split(|c: char| c.is_whitespace() || c == ',')
+                            .next()
+                            .unwrap_or("");
+                        if let Some(v) = node.attr(name) {
+                            out.push_str(v);
+                        }
+                    }
+                } else if ident.eq_ignore_ascii_case("open-quote") {
+                    out.push('\u{201c}');
+                } else if ident.eq_ignore_ascii_case("close-quote") {
+                    out.push('\u{201d}');
+                }
+            }
+            _ => {}
+        }
+    }
+    out.retain(|c| !is_private_use(c));
+    out
+}
+
+/// Reads a CSS string after its opening quote into `out`, escapes resolved.
+fn read_css_string(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    quote: char,
+    out: &mut String,
+) {
+    while let Some(c) = chars.next() {
+        if c == quote {
+            return;
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let mut hex = String::new();
+        while hex.len() < 6 && chars.peek().is_some_and(char::is_ascii_hexdigit) {
+            hex.extend(chars.next());
+        }
+        if hex.is_empty() {
+            match chars.next() {
+                Some('\n') | None => {}
+                Some(other) => out.push(other),
+            }
+            continue;
+        }
+        if chars.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            chars.next();
+        }
+        let code = u32::from_str_radix(&hex, 16).unwrap_or(0);
+        out.push(
+            char::from_u32(code)
+                .filter(|&c| c != '\0')
+                .unwrap_or('\u{fffd}'),
+        );
+    }
+}
+
+/// The arguments of a CSS function after its `(`, up to its matching `)` (strings and nested
+/// parentheses skipped over whole).
+fn read_css_args(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    let mut args = String::new();
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' => depth -= 1,
+            '"' | '\'' => {
+                let mut skipped = String::new();
+                read_css_string(chars, c, &mut skipped);
+                continue;
+            }
+            _ => {}
+        }
+        args.push(c);
+    }
+    args
+}
+
+/// Private-use characters: what icon fonts draw their glyphs with, never text.
+fn is_private_use(c: char) -> bool {
+    matches!(c as u32, 0xe000..=0xf8ff | 0xf0000..=0xffffd | 0x100000..=0x10fffd)
 }
 
 fn emit_text(

@@ -2,6 +2,7 @@
 
 use apc_core::page_link::{How, PageReading, READING_MAX_BYTES};
 
+use crate::observation::{Field, Generated, ShadowMode};
 use crate::*;
 
 /// A tiny tree builder for observations.
@@ -80,6 +81,7 @@ fn page(body: Vec<T>) -> Observation {
         nodes,
         point: None,
         selection: None,
+        field: None,
         truncated: false,
     }
 }
@@ -170,8 +172,8 @@ fn r1_scripts_styles_templates_and_json_carriers_never_render() {
 // --- R2: hidden subtrees ------------------------------------------------------------------
 
 /// The collector does not descend into what R1 never renders (a cost cap: their text can be
-/// large); its list must be R1's own, so the two cannot drift apart. Its other no-descent tags are
-/// caps only, which no rule of R1 names.
+/// large); its list must be R1's own, so the two cannot drift apart. Inside an SVG drawing it
+/// collects only the elements that can hold text (a cap too), none of which R1 names.
 #[test]
 fn r1_is_the_collectors_never_rendered_list() {
     let js = include_str!("../../../extension/content/collect.js");
@@ -187,10 +189,12 @@ fn r1_is_the_collectors_never_rendered_list() {
     };
     let collector = list("COLLECT_NEVER_RENDERED");
     assert_eq!(collector, crate::render::NEVER_RENDERED);
-    for cap in list("COLLECT_CAP_ONLY") {
+    let svg_kept = list("COLLECT_SVG_TEXT");
+    assert!(svg_kept.iter().any(|t| t == "text"));
+    for kept in svg_kept {
         assert!(
-            !crate::render::NEVER_RENDERED.contains(&cap.as_str()),
-            "{cap} is a rule of R1, not a cap"
+            !crate::render::NEVER_RENDERED.contains(&kept.to_ascii_lowercase().as_str()),
+            "{kept} is never rendered (R1), yet collected inside SVG"
         );
     }
 }
@@ -887,6 +891,7 @@ fn deep_nesting_does_not_overflow_the_stack() {
         }),
         nodes,
         selection: None,
+        field: None,
         truncated: false,
     };
     let r = reading(&obs);
@@ -1008,6 +1013,7 @@ fn nested_headings_and_blank_blocks_stay_linear() {
         }),
         nodes,
         selection: None,
+        field: None,
         truncated: false,
     };
     let r = reading(&obs);
@@ -1574,4 +1580,439 @@ fn the_page_text_fits_the_cap_with_the_pointed_part_and_is_of_the_same_page() {
         page_text_for(&other, &pointed),
         Err(ContentError::Malformed(_))
     ));
+}
+
+// --- Issue 21: any text on any page ---------------------------------------------------------
+
+/// Index of the first element with tag `tag`.
+fn element(obs: &Observation, tag: &str) -> u32 {
+    obs.nodes
+        .iter()
+        .position(|n| n.tag.as_deref() == Some(tag))
+        .unwrap_or_else(|| panic!("no {tag}")) as u32
+}
+
+/// A page with a heading, a textarea (its default text a child, as the DOM has it), a paragraph.
+fn field_page() -> Observation {
+    page(vec![
+        e("h1", vec![x("Reply")]),
+        e("p", vec![x("Before the field.")]),
+        e("textarea", vec![x("DEFAULT-CHILD-TEXT")]),
+        e("p", vec![x("After the field.")]),
+    ])
+}
+
+fn field(obs: &Observation, kind: &str, value: &str, start: u32, end: u32) -> Field {
+    Field {
+        node: element(obs, "textarea"),
+        kind: kind.into(),
+        value: value.into(),
+        start,
+        end,
+        ..Field::default()
+    }
+}
+
+#[test]
+fn f1_a_fields_selection_is_its_text_with_the_page_around_it_and_the_reading_says_so() {
+    let mut obs = field_page();
+    let value = "First line.\nThe selected part, exactly.  \nLast line.";
+    let start = utf16_offset(value, "The selected");
+    let end = utf16_offset(value, "\nLast");
+    obs.field = Some(field(&obs, "textarea", value, start, end));
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "The selected part, exactly.  ");
+    assert_eq!(
+        r.pointed.field,
+        Some(apc_core::page_link::PointedField::Textarea)
+    );
+    assert_eq!(r.context.headings, ["Reply"]);
+    assert!(r.context.before.ends_with("Before the field."));
+    assert!(r.context.after.starts_with("After the field."));
+    // F1: the value is no page text, nor is the textarea's own child text.
+    let page = r.page_text.unwrap_or_default();
+    assert!(!page.contains("selected part") && !page.contains("DEFAULT-CHILD-TEXT"));
+}
+
+#[test]
+fn f1_page_text_never_holds_a_fields_value() {
+    let mut obs = field_page();
+    let mut f = field(&obs, "textarea", "A DRAFT-VALUE typed here", 0, 7);
+    f.kind = "textarea".into();
+    obs.field = Some(f);
+    let pointed = reading(&obs);
+    assert_eq!(pointed.pointed.text, "A DRAFT");
+    let all = serde_json::to_string(&pointed).unwrap();
+    assert_eq!(all.matches("DRAFT").count(), 1, "{all}");
+}
+
+#[test]
+fn f2_fields_that_look_like_secrets_are_refused() {
+    let obs = field_page();
+    let secret = |kind: &str, autocomplete: Option<&str>, name: Option<&str>, masked: bool| {
+        let mut f = field(&obs, kind, "value", 0, 5);
+        f.autocomplete = autocomplete.map(str::to_owned);
+        f.name = name.map(str::to_owned);
+        f.masked = masked;
+        crate::field::is_secret(&f, None)
+    };
+    assert!(secret("password", None, None, false));
+    assert!(secret("PASSWORD", None, None, false));
+    assert!(secret("text", None, None, true), "masked by CSS");
+    assert!(secret("text", Some("one-time-code"), None, false));
+    assert!(secret(
+        "text",
+        Some("section-pay billing cc-number"),
+        None,
+        false
+    ));
+    assert!(secret("text", Some("new-password"), None, false));
+    assert!(secret("tel", Some("off"), None, false));
+    assert!(secret("number", Some("OFF"), None, false));
+    assert!(secret("text", Some("off"), Some("userPin"), false));
+    assert!(secret("text", Some("off"), Some("otp_code"), false));
+    assert!(secret("text", Some("off"), Some("card-cvv"), false));
+    // Not secrets: ordinary fields, and words that only contain a secret word.
+    assert!(!secret("text", None, None, false));
+    assert!(!secret("search", Some("on"), Some("q"), false));
+    assert!(
+        !secret("tel", Some("tel"), None, false),
+        "a phone number field"
+    );
+    assert!(!secret("text", Some("off"), Some("shipping"), false));
+    assert!(!secret("text", Some("off"), Some("spinner"), false));
+    assert!(!secret("text", Some("off"), Some("zipcode"), false));
+    let mut f = field(&obs, "text", "v", 0, 1);
+    f.autocomplete = Some("off".into());
+    assert!(crate::field::is_secret(&f, Some("login-password")), "by id");
+
+    // Refused with its own error, whatever was selected (a drop too).
+    let mut o = field_page();
+    o.field = Some(field(&o, "password", "", 0, 0));
+    assert!(matches!(err(&o), ContentError::SecretField));
+    let mut o = field_page();
+    let at = element(&o, "textarea");
+    o.how = How::Drop;
+    o.point = Some(Point {
+        caret: None,
+        element: Some(at),
+    });
+    let mut f = field(&o, "text", "4711", 0, 0);
+    f.autocomplete = Some("off".into());
+    f.kind = "number".into();
+    o.field = Some(f);
+    assert!(matches!(err(&o), ContentError::SecretField));
+}
+
+#[test]
+fn f3_a_drop_on_a_field_is_its_whole_value_and_a_long_one_is_cut_around_the_caret() {
+    let mut obs = field_page();
+    let at = element(&obs, "textarea");
+    obs.how = How::Drop;
+    obs.point = Some(Point {
+        caret: Some(Anchor {
+            node: at,
+            offset: 0,
+        }),
+        element: Some(at),
+    });
+    obs.field = Some(field(
+        &obs,
+        "textarea",
+        "\n  Indented first line.\nSecond.\n\n",
+        3,
+        3,
+    ));
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "  Indented first line.\nSecond.");
+    assert_eq!(r.truncated, None);
+
+    // 200 KB of value, the caret in the middle: the text under it is kept.
+    let long = format!(
+        "{}CARET-HERE {}",
+        "a b ".repeat(25_000),
+        "c d ".repeat(25_000)
+    );
+    let caret = utf16_offset(&long, "CARET-HERE");
+    obs.field = Some(field(&obs, "textarea", &long, caret, caret));
+    let r = reading(&obs);
+    assert!(r.pointed.text.contains("CARET-HERE"));
+    assert!(r.pointed.text.len() <= POINTED_MAX_BYTES);
+    assert_eq!(r.truncated, Some(true));
+
+    // Controls are dropped; a value of only whitespace points at nothing.
+    obs.field = Some(field(&obs, "textarea", "bell\u{7} and tab\t.", 0, 0));
+    assert_eq!(reading(&obs).pointed.text, "bell and tab\t.");
+    obs.field = Some(field(&obs, "textarea", " \n ", 0, 0));
+    assert!(matches!(err(&obs), ContentError::NothingPointed));
+}
+
+#[test]
+fn f_field_observations_are_checked() {
+    let base = {
+        let mut o = field_page();
+        o.field = Some(field(&o, "textarea", "value", 0, 5));
+        o
+    };
+    assert_eq!(reading(&base).pointed.text, "value");
+    let malformed = |o: &Observation, why: &str| {
+        assert!(matches!(err(o), ContentError::Malformed(_)), "{why}");
+    };
+    let mut o = base.clone();
+    o.field.as_mut().unwrap().node = element(&o, "p");
+    malformed(&o, "a field that is a paragraph");
+    let mut o = base.clone();
+    o.field.as_mut().unwrap().node = 9999;
+    malformed(&o, "no such node");
+    let mut o = base.clone();
+    o.field.as_mut().unwrap().end = 6;
+    malformed(&o, "end past the value");
+    let mut o = base.clone();
+    o.field.as_mut().unwrap().start = 3;
+    o.field.as_mut().unwrap().end = 2;
+    malformed(&o, "start after end");
+    let mut o = base.clone();
+    o.field.as_mut().unwrap().kind = String::new();
+    malformed(&o, "no type");
+    let mut o = base.clone();
+    o.how = How::Drop;
+    o.point = Some(Point {
+        caret: None,
+        element: Some(element(&o, "p")),
+    });
+    malformed(&o, "a drop's field that is not under the point");
+    let mut o = base.clone();
+    o.field.as_mut().unwrap().value = "x".repeat(observation::MAX_FIELD_VALUE_BYTES + 1);
+    assert!(matches!(err(&o), ContentError::TooLarge(_)));
+    // Offsets count UTF-16 units: an emoji is two.
+    let mut o = base.clone();
+    let f = o.field.as_mut().unwrap();
+    f.value = "😀 ok".into();
+    f.start = 3;
+    f.end = 5;
+    assert_eq!(reading(&o).pointed.text, "ok");
+}
+
+#[test]
+fn r5_generated_text_counts_where_it_shows() {
+    let with = |before: Option<&str>, after: Option<&str>, style: Option<Style>| {
+        let mut obs = page(vec![ea("p", &[("data-x", "unused")], vec![x("Body")])]);
+        let p = element(&obs, "p") as usize;
+        let g = |c: &str| Generated {
+            content: c.into(),
+            style: style.clone(),
+        };
+        obs.nodes[p].before = before.map(g);
+        obs.nodes[p].after = after.map(g);
+        reading(&drop_on(obs, "Body")).pointed.text
+    };
+    assert_eq!(with(Some("\"Warning: \""), None, None), "Warning: Body");
+    assert_eq!(with(None, Some("\" \\2713\""), None), "Body ✓");
+    assert_eq!(
+        with(Some("\"Step \\\"two\\\": \""), None, None),
+        "Step \"two\": Body"
+    );
+    assert_eq!(
+        with(Some("'single' \" and double \""), None, None),
+        "single and double Body"
+    );
+    assert_eq!(
+        with(Some("\"\\f101\""), None, None),
+        "Body",
+        "an icon-font glyph"
+    );
+    assert_eq!(with(Some("\"\\1F600 \""), None, None), "😀Body");
+    assert_eq!(with(Some("counter(step) \". \""), None, None), ". Body");
+    assert_eq!(with(Some("url(\"a.png\") / \"alt\""), None, None), "Body");
+    assert_eq!(with(Some("\"★\" / \"star\""), None, None), "★Body");
+    assert_eq!(
+        with(Some("open-quote"), Some("close-quote"), None),
+        "“Body”"
+    );
+    assert_eq!(with(Some("\"broken"), None, None), "brokenBody");
+    assert_eq!(with(Some("attr("), None, None), "Body");
+    // attr() of a recorded attribute (Firefox leaves it unresolved; Chromium resolves it).
+    let mut obs = page(vec![ea("p", &[("lang", "de")], vec![x("Body")])]);
+    let p = element(&obs, "p") as usize;
+    obs.nodes[p].after = Some(Generated {
+        content: "\" (\" attr(lang) \")\" attr(data-unknown)".into(),
+        style: None,
+    });
+    assert_eq!(reading(&drop_on(obs, "Body")).pointed.text, "Body (de)");
+    // Hidden generated boxes show nothing.
+    for hidden in [
+        disp("none"),
+        Style {
+            visibility: Some("hidden".into()),
+            ..disp("inline")
+        },
+        Style {
+            color0: true,
+            ..disp("inline")
+        },
+        Style {
+            font0: true,
+            ..disp("inline")
+        },
+        Style {
+            opacity0: true,
+            ..disp("inline")
+        },
+    ] {
+        assert_eq!(with(Some("\"SECRET \""), None, Some(hidden)), "Body");
+    }
+    // A block box is a line of its own.
+    assert_eq!(
+        with(Some("\"Tip\""), None, Some(disp("block"))),
+        "Tip\nBody"
+    );
+    // A hidden element's generated text never shows.
+    let mut obs = page(vec![
+        e("p", vec![x("Shown")]),
+        ea("p", &[("hidden", "")], vec![x("Hidden")]),
+    ]);
+    let hidden = obs.nodes.iter().position(|n| n.has_attr("hidden")).unwrap();
+    obs.nodes[hidden].before = Some(Generated {
+        content: "\"GENERATED-IN-HIDDEN\"".into(),
+        style: None,
+    });
+    assert!(!visible_text_of(&obs).contains("GENERATED-IN-HIDDEN"));
+}
+
+fn visible_text_of(obs: &Observation) -> String {
+    let tree = obs.check().unwrap();
+    render::render(&tree, &[]).text
+}
+
+#[test]
+fn r4_an_svg_text_element_is_a_block_of_its_own() {
+    // Firefox computes display: inline for <text>, Chromium block: both read as labels.
+    let obs = page(vec![e(
+        "figure",
+        vec![
+            es(
+                "svg",
+                disp("inline"),
+                vec![e(
+                    "g",
+                    vec![
+                        es("text", disp("inline"), vec![x("November harvest")]),
+                        es(
+                            "text",
+                            disp("block"),
+                            vec![x("Peak of "), e("tspan", vec![x("4.2 kg")])],
+                        ),
+                        es("text", disp("none"), vec![x("HIDDEN-LABEL")]),
+                    ],
+                )],
+            ),
+            e("figcaption", vec![x("Kale per month.")]),
+        ],
+    )]);
+    assert_eq!(
+        reading(&drop_on(obs.clone(), "November")).pointed.text,
+        "November harvest"
+    );
+    assert_eq!(
+        reading(&drop_on(obs.clone(), "4.2 kg")).pointed.text,
+        "Peak of 4.2 kg"
+    );
+    let text = visible_text_of(&obs);
+    assert_eq!(
+        text.trim(),
+        "November harvest\nPeak of 4.2 kg\nKale per month."
+    );
+}
+
+#[test]
+fn p1_a_selection_in_preformatted_text_keeps_its_indentation() {
+    let pre = Style {
+        white_space: Some("pre".into()),
+        ..disp("block")
+    };
+    let code = "fn main() {\n    let a = 1;\n    let b = 2;\n}";
+    let obs = page(vec![
+        e("p", vec![x("Before   the code.")]),
+        es("pre", pre, vec![x(code)]),
+    ]);
+    let node = text_node(&obs, "let a");
+    let mut sel = obs.clone();
+    sel.selection = Some(Selection {
+        start: Anchor {
+            node,
+            offset: utf16_offset(code, "    let a"),
+        },
+        end: Anchor {
+            node,
+            offset: utf16_offset(code, "\n}"),
+        },
+    });
+    assert_eq!(reading(&sel).pointed.text, "    let a = 1;\n    let b = 2;");
+    // Collapsed whitespace at a selection's ends is still no part of it, nor are line breaks.
+    let mut sel = obs.clone();
+    let before = text_node(&obs, "Before");
+    sel.selection = Some(Selection {
+        start: Anchor {
+            node: before,
+            offset: 6,
+        },
+        end: Anchor { node, offset: 0 },
+    });
+    assert_eq!(reading(&sel).pointed.text, "the code.");
+    // A drop reads the block trimmed whole, as before.
+    assert_eq!(
+        reading(&drop_on(obs, "let b")).pointed.text,
+        "fn main() {\n    let a = 1;\n    let b = 2;\n}"
+    );
+}
+
+#[test]
+fn p2_a_drop_on_a_closed_shadow_root_is_out_of_reach() {
+    let mut obs = page(vec![
+        e("p", vec![x("Around the card.")]),
+        e("closed-card", vec![x("slotted light text")]),
+    ]);
+    let host = element(&obs, "closed-card");
+    obs.nodes[host as usize].shadow = Some(ShadowMode::Closed);
+    obs.how = How::Drop;
+    // The caret outside the host's own text (the browser answers at the host's boundary).
+    obs.point = Some(Point {
+        caret: Some(Anchor {
+            node: host,
+            offset: 0,
+        }),
+        element: Some(host),
+    });
+    assert!(matches!(err(&obs), ContentError::ClosedShadowRoot));
+    obs.point.as_mut().unwrap().caret = None;
+    assert!(matches!(err(&obs), ContentError::ClosedShadowRoot));
+    // On the host's own (slotted) light text, the drop reads it.
+    let light = text_node(&obs, "slotted");
+    obs.point.as_mut().unwrap().caret = Some(Anchor {
+        node: light,
+        offset: 0,
+    });
+    assert_eq!(
+        reading(&obs).pointed.text,
+        "Around the card.\n\nslotted light text"
+    );
+    // A selection that shows nothing but the host is out of reach too.
+    let mut obs = page(vec![e("p", vec![x("Around.")]), e("closed-card", vec![])]);
+    let host = element(&obs, "closed-card");
+    obs.nodes[host as usize].shadow = Some(ShadowMode::Closed);
+    obs.selection = Some(Selection {
+        start: Anchor {
+            node: host,
+            offset: 0,
+        },
+        end: Anchor {
+            node: host,
+            offset: 1,
+        },
+    });
+    assert!(matches!(err(&obs), ContentError::ClosedShadowRoot));
+    // A shadow mode on a text node is malformed.
+    let t = text_node(&obs, "Around");
+    obs.nodes[t as usize].shadow = Some(ShadowMode::Closed);
+    assert!(matches!(err(&obs), ContentError::Malformed(_)));
 }

@@ -40,6 +40,18 @@ pub struct Pointed {
     pub how: How,
     #[serde(default)]
     pub targets: Vec<FocusTarget>,
+    /// The text is a form field's value (what the person typed or the page filled in), not the
+    /// page's own text: which kind of field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<PointedField>,
+}
+
+/// The kind of form field a pointed text is the value of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PointedField {
+    Textarea,
+    Input,
 }
 
 /// Where the pointed text sits on its page.

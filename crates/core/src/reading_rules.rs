@@ -171,6 +171,7 @@ mod tests {
                 text: "hello".into(),
                 how: How::Drop,
                 targets: vec![],
+                field: None,
             },
             context: ReadingContext::default(),
             page_text: None,

@@ -11,9 +11,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use apc_hub::store::Store;
+use apc_hub::testkit::{self, csrf, pair_grant as pair, EXT};
 use serde_json::{json, Value};
-
-const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
 
 fn rss_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -113,23 +112,7 @@ impl Drop for Hub {
 }
 
 fn start(bin: &str, data: &Path) -> Hub {
-    use std::io::BufRead;
-    let mut child = Command::new(bin)
-        .args(["--listen", "127.0.0.1:0", "--log", "warn", "--data-dir"])
-        .arg(data)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("apc-hub starts");
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let origin = first
-        .trim()
-        .strip_prefix("apc-hub listening on ")
-        .expect("the hub says where it listens")
-        .to_owned();
+    let (child, origin) = testkit::spawn(bin, data, &[], Stdio::inherit());
     Hub { child, origin }
 }
 
@@ -231,45 +214,13 @@ struct Agent {
     grant: String,
 }
 
-fn csrf(html: &str) -> String {
-    let at = html.find("name=\"csrf-token\" content=\"").unwrap() + 27;
-    html[at..at + html[at..].find('"').unwrap()].to_owned()
-}
-
-async fn pair(http: &reqwest::Client, origin: &str, csrf: &str, handle: &str) -> String {
-    let minted: Value = http
-        .post(format!("{origin}/dock/tickets"))
-        .header("origin", origin)
-        .header("sec-fetch-site", "same-origin")
-        .header("x-csrf-token", csrf)
-        .json(&json!({ "agent": handle }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let paired: Value = http
-        .post(format!("{origin}/page/pair"))
-        .header("origin", EXT)
-        .json(&json!({ "ticket": minted["ticket"], "agent": handle }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    paired["pairing"]["grant"].as_str().unwrap().to_owned()
-}
-
 fn reading(n: usize) -> Value {
-    json!({ "reading": {
-        "url": "https://example.com/a",
-        "title": "A",
-        "pointed": { "text": format!("pin {n}"), "how": "selection", "targets": [] },
-        "context": { "headings": ["H"], "before": "before ".repeat(40), "after": "after ".repeat(40) },
-        "made_at": "2026-11-29T00:00:00.000Z"
-    }})
+    let mut reading = testkit::reading(&format!("pin {n}"));
+    reading["title"] = json!("A");
+    reading["url"] = json!("https://example.com/a");
+    reading["context"] =
+        json!({ "headings": ["H"], "before": "before ".repeat(40), "after": "after ".repeat(40) });
+    json!({ "reading": reading })
 }
 
 async fn pin(http: &reqwest::Client, origin: &str, grant: &str, n: usize) -> bool {
@@ -336,14 +287,7 @@ async fn main() {
     let mut html = String::new();
     for _ in 0..20 {
         let t = Instant::now();
-        html = http
-            .get(format!("{origin}/"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        html = testkit::get_text(&http, &format!("{origin}/")).await;
         dock_ms.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     let (p50, p95, _) = stats(dock_ms);

@@ -47,34 +47,62 @@ fn escape(s: &str) -> String {
     out
 }
 
-/// A name usable as an MCP server name in a client's command line: `apc-` and the agent's name.
+/// A name usable as an MCP server name in a client's command line (`crate::clients::entry_name`).
 pub fn client_server_name(agent_name: &str) -> String {
-    let slug: String = agent_name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("apc-{}", slug.trim_matches('-'))
+    crate::clients::entry_name(agent_name)
 }
 
-/// The ready-to-paste lines that connect common MCP clients to an agent's URL.
+/// The lines the CLI prints for an agent: Claude Code's command, and where the rest are.
 pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
-    let name = client_server_name(&agent.name);
+    let target = crate::clients::Target::new(&agent.name, url, std::path::Path::new("apc-hub"));
+    let claude = crate::clients::Client::ClaudeCode
+        .command(&target, crate::places::Os::current())
+        .unwrap_or_default();
+    let agent_arg = if agent.name == crate::server::DEFAULT_AGENT {
+        String::new()
+    } else {
+        format!(" --agent {:?}", agent.name)
+    };
     vec![
+        ("Claude Code", claude),
         (
-            "Claude Code",
-            format!("claude mcp add --transport http {name} {url}"),
-        ),
-        (
-            "Cursor (.cursor/mcp.json)",
-            format!("{{ \"mcpServers\": {{ \"{name}\": {{ \"url\": \"{url}\" }} }} }}"),
+            "Other clients (Claude Desktop, Cursor, VS Code, Windsurf, Codex, Gemini)",
+            format!("apc-hub connect CLIENT{agent_arg} [--write]"),
         ),
     ]
+}
+
+/// Every client's ways of connecting to `agent`, as the dock shows them: the command, the install
+/// link, and the entry for the client's own file.
+fn connect_html(agent: &Agent, url: &str) -> String {
+    let places = crate::places::Places::from_env();
+    let exe = crate::install::exe_for_clients(&places);
+    let target = crate::clients::Target::new(&agent.name, url, &exe);
+    let mut html = String::new();
+    for c in crate::clients::connections(&target, &places) {
+        html.push_str(&format!(
+            "<dt>{}</dt><dd class=\"client\" data-client=\"{}\">",
+            escape(c.client.name()),
+            c.client.id()
+        ));
+        if let Some(command) = &c.command {
+            html.push_str(&format!("<p>Run: <code>{}</code></p>", escape(command)));
+        }
+        if let Some(link) = &c.link {
+            html.push_str(&format!(
+                "<p><a class=\"install-link\" href=\"{}\">Add to {}</a></p>",
+                escape(link),
+                escape(c.client.name())
+            ));
+        }
+        html.push_str(&format!(
+            "<p>Or add to <code>{}</code> (or run <code>apc-hub connect {} --write</code>):</p><pre><code class=\"snippet\">{}</code></pre></dd>",
+            escape(&c.file.display().to_string()),
+            c.client.id(),
+            escape(&c.snippet)
+        ));
+    }
+    html
 }
 
 fn security_headers(response: &mut Response) {
@@ -191,16 +219,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
                 .unwrap_or_default(),
         );
         let url = Hub::mcp_url(&origin, &agent.secret);
-        let connect: String = connect_lines(agent, &url)
-            .into_iter()
-            .map(|(client, line)| {
-                format!(
-                    "<dt>{}</dt><dd><code>{}</code></dd>",
-                    escape(client),
-                    escape(&line)
-                )
-            })
-            .collect();
+        let connect = connect_html(agent, &url);
         agents_html.push_str(&format!(
             r#"<li class="agent" data-agent="{handle}">
 <h2 class="agent-name">{name}</h2>

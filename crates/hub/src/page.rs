@@ -9,11 +9,13 @@ use std::sync::Arc;
 use apc_core::page_link::{
     AgentRef, GrantStatus, How, HubRef, PageLinkError, PageReading, PageTextRequest,
     PageTextResponse, PairRequest, PairResponse, Pairing, PinRequest, PinResponse, PinState,
-    TicketPreview, PAGE_APP_ID, PAGE_TEXT_DUE_MS, PAGE_TEXT_WAIT_MS, READING_MAX_BYTES,
+    TicketPreview, LINK_ID_MAX, PAGE_APP_ID, PAGE_TEXT_DUE_MS, PAGE_TEXT_WAIT_MS,
+    READING_MAX_BYTES,
 };
 use apc_core::APC_STANDARD_VERSION;
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, Request, State};
+use axum::extract::{FromRequestParts, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -109,6 +111,48 @@ fn allow_origin(headers: &mut HeaderMap, origin: &str) {
     }
 }
 
+/// The preamble of every page endpoint but `apc.json`, checked before anything else (so that a
+/// refused request spends no ticket and reads no body): the caller is the extension, by its
+/// `Origin`. A read (`GET`) may come without one: Chromium sends none on an extension background's
+/// `GET`, a read changes nothing, and the `Host` check already stops DNS rebinding.
+pub struct FromExtension;
+
+impl FromRequestParts<Arc<Hub>> for FromExtension {
+    type Rejection = HubError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &Arc<Hub>) -> HubResult<Self> {
+        if parts.method == Method::GET {
+            extension_origin_if_any(&parts.headers)?;
+        } else {
+            extension_origin(&parts.headers)?;
+        }
+        Ok(Self)
+    }
+}
+
+/// The preamble of the endpoints a grant opens: [`FromExtension`], then the active pairing of the
+/// request's bearer grant ([`pairing_of`]), before the body is read.
+pub struct Granted(pub PairingRow);
+
+impl FromRequestParts<Arc<Hub>> for Granted {
+    type Rejection = HubError;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> HubResult<Self> {
+        FromExtension::from_request_parts(parts, hub).await?;
+        Ok(Self(pairing_of(hub, &parts.headers).await?))
+    }
+}
+
+/// A request body of at most `limit` bytes as `T`: `413 too_large` past it, `400 invalid_request`
+/// for JSON that is not a `T`.
+async fn read_json<T: serde::de::DeserializeOwned>(
+    body: Body,
+    limit: usize,
+    what: &str,
+) -> HubResult<T> {
+    parse_json(&read_body(body, limit, what).await?, what)
+}
+
 async fn read_body(body: Body, limit: usize, what: &str) -> HubResult<Bytes> {
     axum::body::to_bytes(body, limit).await.map_err(|_| {
         HubError::page(
@@ -162,13 +206,15 @@ fn new_pin(reading: &PageReading) -> HubResult<(PinRow, String)> {
 /// `POST /page/pair { ticket, agent, reading? }` → 201 with the pairing and its grant, given this
 /// once; with a reading (a drop the person allowed), the pairing's first pin in the same transaction,
 /// the ticket spent once for both, and its focus.
-pub async fn pair(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Response> {
-    let (parts, body) = request.into_parts();
-    extension_origin(&parts.headers)?;
+pub async fn pair(
+    State(hub): State<Arc<Hub>>,
+    _: FromExtension,
+    headers: HeaderMap,
+    body: Body,
+) -> HubResult<Response> {
     let limit = PAIR_MAX_BYTES + READING_MAX_BYTES;
-    let bytes = read_body(body, limit, "pairing request").await?;
-    let req: PairRequest = parse_json(&bytes, "pairing request")?;
-    if req.agent.is_empty() || req.agent.len() > 100 {
+    let req: PairRequest = read_json(body, limit, "pairing request").await?;
+    if req.agent.is_empty() || req.agent.len() > LINK_ID_MAX {
         return Err(HubError::page(
             PageLinkError::InvalidRequest,
             "The pairing request names no agent.",
@@ -216,7 +262,7 @@ pub async fn pair(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Re
                     name: agent.name,
                 },
                 hub: HubRef {
-                    origin: request_origin(&parts.headers, &hub),
+                    origin: request_origin(&headers, &hub),
                     name: HUB_NAME.to_owned(),
                 },
                 grant,
@@ -253,10 +299,10 @@ async fn ticket_agent(hub: &Hub, handle: String) -> HubResult<Agent> {
 /// extension's consent names it as the hub does. Spends nothing; the same refusals as pairing.
 pub async fn ticket_preview(
     State(hub): State<Arc<Hub>>,
+    _: FromExtension,
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> HubResult<Response> {
-    extension_origin_if_any(&headers)?;
     let raw = query.get("ticket").map(String::as_str).unwrap_or_default();
     let (handle, expires_in) = hub.tickets.peek(raw)?;
     let agent = ticket_agent(&hub, handle).await?;
@@ -321,10 +367,11 @@ fn check_reading(reading: &PageReading) -> HubResult<()> {
 
 /// `PUT /page/pin`: a pin `{ reading, ticket?, text_follows? }` (below), or the page text of one
 /// `{ reading_id, page_text, truncated? }` ([`put_page_text`]), told apart by `reading_id`.
-pub async fn put_pin(State(hub): State<Arc<Hub>>, request: Request) -> HubResult<Response> {
-    let (parts, body) = request.into_parts();
-    extension_origin(&parts.headers)?;
-    let pairing = pairing_of(&hub, &parts.headers).await?;
+pub async fn put_pin(
+    State(hub): State<Arc<Hub>>,
+    Granted(pairing): Granted,
+    body: Body,
+) -> HubResult<Response> {
     let bytes = read_body(body, READING_MAX_BYTES + PIN_TICKET_OVERHEAD, "reading").await?;
     /// Which of the two bodies this is (the values are skipped, not kept).
     #[derive(serde::Deserialize)]
@@ -534,18 +581,20 @@ pub async fn agent_reading_with_text(
 }
 
 /// `DELETE /page/pin` → 204: the pin and its reading go.
-pub async fn delete_pin(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<StatusCode> {
-    extension_origin(&headers)?;
-    let pairing = pairing_of(&hub, &headers).await?;
+pub async fn delete_pin(
+    State(hub): State<Arc<Hub>>,
+    Granted(pairing): Granted,
+) -> HubResult<StatusCode> {
     hub.db.run(move |s| s.delete_pin(&pairing.id)).await?;
     hub.dock_changed();
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// `GET /page/grant` → 200 `{ status: "active", pin }`.
-pub async fn grant_status(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<Response> {
-    extension_origin_if_any(&headers)?;
-    let pairing = pairing_of(&hub, &headers).await?;
+pub async fn grant_status(
+    State(hub): State<Arc<Hub>>,
+    Granted(pairing): Granted,
+) -> HubResult<Response> {
     let pin = hub
         .db
         .run(move |s| s.pin(&pairing.id))
@@ -564,9 +613,10 @@ pub async fn grant_status(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> Hu
 
 /// `DELETE /page/grant` → 204: the extension gives the grant back; the pairing, pin and reading go
 /// and the grant is unknown (404) from then on.
-pub async fn give_back(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<StatusCode> {
-    extension_origin(&headers)?;
-    let pairing = pairing_of(&hub, &headers).await?;
+pub async fn give_back(
+    State(hub): State<Arc<Hub>>,
+    Granted(pairing): Granted,
+) -> HubResult<StatusCode> {
     hub.db.run(move |s| s.delete_pairing(&pairing.id)).await?;
     hub.dock_changed();
     Ok(StatusCode::NO_CONTENT)
@@ -577,99 +627,19 @@ mod tests {
     //! The page text that follows a pin, over real HTTP (`reqwest` plays the extension, an `rmcp`
     //! client the agent).
     use super::*;
-    use crate::server::{self, Limits};
-    use crate::store::{Db, Store};
+    use crate::server;
+    use crate::testkit::{self, TestHub, EXT};
     use rmcp::model::CallToolRequestParams;
     use rmcp::transport::StreamableHttpClientTransport;
     use rmcp::ServiceExt;
     use serde_json::Value;
     use std::time::{Duration, Instant};
 
-    const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
-
-    struct Test {
-        _dir: tempfile::TempDir,
-        hub: Arc<Hub>,
-        origin: String,
-        http: reqwest::Client,
-        task: tokio::task::JoinHandle<()>,
+    async fn start() -> TestHub {
+        testkit::start_temp().await
     }
 
-    impl Drop for Test {
-        fn drop(&mut self) {
-            self.task.abort();
-        }
-    }
-
-    async fn start() -> Test {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        store
-            .ensure_default_agent(server::DEFAULT_AGENT, &now())
-            .unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let origin = server::origin_of_addr(listener.local_addr().unwrap());
-        let hub = Arc::new(Hub::new(Db::spawn(store), origin.clone(), vec![]));
-        let app = crate::router(hub.clone());
-        let task = tokio::spawn(async move {
-            server::serve_on(listener, app, Limits::default(), std::future::pending()).await;
-        });
-        Test {
-            _dir: dir,
-            hub,
-            origin,
-            http: reqwest::Client::new(),
-            task,
-        }
-    }
-
-    impl Test {
-        async fn agent(&self, name: &str) -> crate::store::Agent {
-            let name = name.to_owned();
-            let existing = self
-                .hub
-                .db
-                .run(move |s| {
-                    let found = s.agents()?.into_iter().find(|a| a.name == name);
-                    match found {
-                        Some(a) => Ok(a),
-                        None => s.add_agent(&name, &now()),
-                    }
-                })
-                .await
-                .unwrap();
-            existing
-        }
-
-        /// A pairing of `agent` (by a ticket the dock's script would mint): its grant.
-        async fn pair(&self, agent: &crate::store::Agent) -> String {
-            let ticket: Value = self
-                .http
-                .post(format!("{}/dock/tickets", self.origin))
-                .header("origin", &self.origin)
-                .header("sec-fetch-site", "same-origin")
-                .header("x-csrf-token", &self.hub.csrf)
-                .json(&json!({ "agent": agent.handle }))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            let paired: Value = self
-                .http
-                .post(format!("{}{PAGE_PAIR_PATH}", self.origin))
-                .header("origin", EXT)
-                .json(&json!({ "ticket": ticket["ticket"], "agent": agent.handle }))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            paired["pairing"]["grant"].as_str().unwrap().to_owned()
-        }
-
+    impl TestHub {
         async fn put(&self, grant: &str, body: Value) -> (StatusCode, Value) {
             let res = self
                 .http
@@ -710,21 +680,13 @@ mod tests {
         }
     }
 
-    fn reading(text: &str) -> Value {
-        json!({
-            "url": "https://example.com/article",
-            "title": "An article",
-            "pointed": { "text": text, "how": "selection", "targets": [] },
-            "context": { "headings": ["Intro"], "before": "", "after": "" },
-            "made_at": "2026-11-29T00:00:00.000Z"
-        })
-    }
+    use testkit::reading;
 
     #[tokio::test]
     async fn page_text_attaches_to_the_pin_it_follows_once() {
         let t = start().await;
         let agent = t.agent(server::DEFAULT_AGENT).await;
-        let grant = t.pair(&agent).await;
+        let grant = t.pair_agent(&agent).await;
         let id = t.pin_first(&grant, "The pointed paragraph.").await;
         let (status, body) = t
             .put(
@@ -767,7 +729,7 @@ mod tests {
         let t = start().await;
         let a = t.agent(server::DEFAULT_AGENT).await;
         let b = t.agent("other").await;
-        let (grant_a, grant_b) = (t.pair(&a).await, t.pair(&b).await);
+        let (grant_a, grant_b) = (t.pair_agent(&a).await, t.pair_agent(&b).await);
         let id_a = t.pin_first(&grant_a, "A's paragraph.").await;
         let (status, body) = t
             .put(
@@ -827,7 +789,7 @@ mod tests {
     async fn get_reading_waits_for_page_text_still_coming_then_answers_with_it() {
         let t = start().await;
         let agent = t.agent(server::DEFAULT_AGENT).await;
-        let grant = t.pair(&agent).await;
+        let grant = t.pair_agent(&agent).await;
         let id = t.pin_first(&grant, "Pointed.").await;
         let started = Instant::now();
         let (read, put) = tokio::join!(t.get_reading(&agent, &id), async {
@@ -848,7 +810,7 @@ mod tests {
     async fn get_reading_answers_without_page_text_that_does_not_come_and_says_so() {
         let t = start().await;
         let agent = t.agent(server::DEFAULT_AGENT).await;
-        let grant = t.pair(&agent).await;
+        let grant = t.pair_agent(&agent).await;
         let id = t.pin_first(&grant, "Pointed.").await;
         // Nothing comes within the call's bound: the reading as pinned, and a note that it is pending.
         let started = Instant::now();
@@ -884,7 +846,7 @@ mod tests {
     async fn a_one_step_pin_is_whole_and_never_waited_for() {
         let t = start().await;
         let agent = t.agent(server::DEFAULT_AGENT).await;
-        let grant = t.pair(&agent).await;
+        let grant = t.pair_agent(&agent).await;
         let mut whole = reading("Pointed.");
         whole["page_text"] = json!("All of it.");
         let (status, body) = t.put(&grant, json!({ "reading": whole })).await;

@@ -216,6 +216,8 @@ pub struct ServeOptions {
     /// The dock's password, required with `--allow-remote`.
     pub dock_password: Option<String>,
     pub limits: Limits,
+    /// Print only the first line of stdout (no MCP URLs): how the installed service runs.
+    pub quiet: bool,
 }
 
 /// Whether `addr` is reachable only from this computer.
@@ -249,6 +251,8 @@ pub enum ServeError {
     Bind(SocketAddr, std::io::Error),
     #[error("server: {0}")]
     Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Instance(#[from] crate::instance::InstanceError),
 }
 
 async fn shutdown_signal() {
@@ -328,6 +332,10 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
         (Some(_), false) => return Err(ServeError::PasswordMissing),
         (None, false) => None,
     };
+    // One hub per data directory: the lock is taken before the database is opened, and held until
+    // this function returns (the OS frees it however the process ends).
+    crate::store::prepare_data_dir(&options.data_dir)?;
+    let instance = crate::instance::acquire(&options.data_dir)?;
     let store = Store::open(&options.data_dir)?;
     store.ensure_default_agent(DEFAULT_AGENT, &now())?;
     let listener = tokio::net::TcpListener::bind(options.listen)
@@ -345,12 +353,15 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
     hub.dock_password = dock_password;
     let hub = Arc::new(hub);
 
+    instance.announce(&origin)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "apc-hub listening on {origin}")?;
     out.flush()?;
     // The rest is for the person: a closed stdout (a launcher that read the first line) stops nothing.
-    if let Err(e) = print_welcome(&mut out, addr, &origin, &options.data_dir, &agents) {
-        tracing::debug!("stdout: {e}");
+    if !options.quiet {
+        if let Err(e) = print_welcome(&mut out, addr, &origin, &options.data_dir, &agents) {
+            tracing::debug!("stdout: {e}");
+        }
     }
     drop(out);
 
@@ -359,5 +370,6 @@ pub async fn serve(options: ServeOptions) -> Result<(), ServeError> {
     tracing::info!("serving on {origin}");
     serve_on(listener, app, options.limits, shutdown_signal()).await;
     tracing::info!("stopped");
+    drop(instance);
     Ok(())
 }

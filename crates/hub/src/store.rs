@@ -268,6 +268,11 @@ fn private_files(_dir: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Makes the data directory (private to the user) before anything is written in it.
+pub fn prepare_data_dir(data_dir: &Path) -> Result<()> {
+    private_dir(data_dir).map_err(|e| StoreError::DataDir(data_dir.display().to_string(), e))
+}
+
 impl Store {
     /// Opens (and creates) `hub.sqlite3` in `data_dir`, which is made private to the user.
     pub fn open(data_dir: &Path) -> Result<Self> {

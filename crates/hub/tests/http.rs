@@ -2,259 +2,17 @@
 //! browser extension (with an extension `Origin`) and the dock page (with its CSRF token).
 
 use std::collections::HashSet;
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use apc_hub::server::Limits;
 use apc_hub::state::now;
-use apc_hub::store::{Db, Store};
-use apc_hub::{router, server, Hub};
+use apc_hub::testkit::{
+    agent_client as agent, call, drop_reading, reading, start, start_with, Dock, TestHub, EXT,
+};
 use reqwest::StatusCode;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{Peer, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::service::RunningService;
+use rmcp::RoleClient;
 use serde_json::{json, Value};
-
-const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
-
-struct TestHub {
-    origin: String,
-    task: tokio::task::JoinHandle<()>,
-    http: reqwest::Client,
-    hub: Arc<Hub>,
-}
-
-impl Drop for TestHub {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn start(dir: &Path) -> TestHub {
-    start_with(dir, Limits::default(), |_| {}).await
-}
-
-/// A hub on a free loopback port, served as the binary serves it (`server::serve_on`).
-async fn start_with(dir: &Path, limits: Limits, configure: impl FnOnce(&mut Hub)) -> TestHub {
-    let store = Store::open(dir).unwrap();
-    store
-        .ensure_default_agent(server::DEFAULT_AGENT, &now())
-        .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let origin = server::origin_of_addr(listener.local_addr().unwrap());
-    store.set_meta(server::META_ORIGIN, &origin).unwrap();
-    let mut hub = Hub::new(Db::spawn(store), origin.clone(), vec![]);
-    configure(&mut hub);
-    let hub = Arc::new(hub);
-    let app = router(hub.clone());
-    let task = tokio::spawn(async move {
-        server::serve_on(listener, app, limits, std::future::pending()).await;
-    });
-    TestHub {
-        origin,
-        task,
-        http: reqwest::Client::new(),
-        hub,
-    }
-}
-
-impl TestHub {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.origin)
-    }
-
-    /// The default agent's handle and MCP URL, as the dock page shows them.
-    async fn dock(&self) -> Dock {
-        let html = self
-            .http
-            .get(self.url("/"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        let attr = |html: &str, name: &str| -> String {
-            let start = html.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
-            html[start..start + html[start..].find('"').unwrap()].to_owned()
-        };
-        let csrf = {
-            let at = html.find("name=\"csrf-token\"").unwrap();
-            attr(&html[at..], "content")
-        };
-        let mark = &html[html.find("class=\"agent-mark").unwrap()..];
-        let url_at = html.find("class=\"mcp-url\">").unwrap() + "class=\"mcp-url\">".len();
-        let mut dock = Dock {
-            csrf,
-            agent: attr(mark, "data-agent"),
-            ticket: String::new(),
-            hub: attr(mark, "data-hub"),
-            mcp_url: html[url_at..url_at + html[url_at..].find('<').unwrap()].to_owned(),
-            html: html.clone(),
-        };
-        // The dock page carries no ticket: its script mints one when the person reaches for a mark.
-        assert!(!html.contains("data-ticket"));
-        dock.ticket = self.mint_ticket(&dock).await["ticket"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        dock
-    }
-
-    async fn mint_ticket(&self, dock: &Dock) -> Value {
-        let res = self
-            .http
-            .post(self.url("/dock/tickets"))
-            .header("origin", &self.origin)
-            .header("sec-fetch-site", "same-origin")
-            .header("x-csrf-token", &dock.csrf)
-            .json(&json!({ "agent": dock.agent }))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::CREATED);
-        res.json().await.unwrap()
-    }
-
-    /// A ticket the dock's script would mint for `agent`.
-    async fn ticket_for(&self, dock: &Dock, agent: &str) -> String {
-        let res = self
-            .http
-            .post(self.url("/dock/tickets"))
-            .header("origin", &self.origin)
-            .header("sec-fetch-site", "same-origin")
-            .header("x-csrf-token", &dock.csrf)
-            .json(&json!({ "agent": agent }))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::CREATED);
-        res.json::<Value>().await.unwrap()["ticket"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    }
-
-    async fn pair(&self, ticket: &str, agent: &str) -> (StatusCode, Value) {
-        let res = self
-            .http
-            .post(self.url("/page/pair"))
-            .header("origin", EXT)
-            .json(&json!({ "ticket": ticket, "agent": agent }))
-            .send()
-            .await
-            .unwrap();
-        (res.status(), res.json().await.unwrap_or(Value::Null))
-    }
-
-    async fn grant_call(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        grant: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut req = self
-            .http
-            .request(method, self.url(path))
-            .header("origin", EXT)
-            .bearer_auth(grant);
-        if let Some(body) = body {
-            req = req.json(&body);
-        }
-        let res = req.send().await.unwrap();
-        (res.status(), res.json().await.unwrap_or(Value::Null))
-    }
-
-    /// A pin by selection (no ticket).
-    async fn pin(&self, grant: &str, text: &str) -> (StatusCode, Value) {
-        self.grant_call(
-            reqwest::Method::PUT,
-            "/page/pin",
-            grant,
-            Some(json!({ "reading": reading(text) })),
-        )
-        .await
-    }
-
-    /// A drop's pin, with its drag's ticket (or none).
-    async fn pin_drop(&self, grant: &str, text: &str, ticket: Option<&str>) -> (StatusCode, Value) {
-        let mut body = json!({ "reading": drop_reading(text) });
-        if let Some(ticket) = ticket {
-            body["ticket"] = json!(ticket);
-        }
-        self.grant_call(reqwest::Method::PUT, "/page/pin", grant, Some(body))
-            .await
-    }
-
-    async fn revoke(&self, dock: &Dock, pairing: &str) -> StatusCode {
-        self.http
-            .post(self.url("/dock/revoke"))
-            .header("origin", &self.origin)
-            .header("x-csrf-token", &dock.csrf)
-            .json(&json!({ "pairing": pairing }))
-            .send()
-            .await
-            .unwrap()
-            .status()
-    }
-}
-
-struct Dock {
-    csrf: String,
-    agent: String,
-    ticket: String,
-    hub: String,
-    mcp_url: String,
-    html: String,
-}
-
-/// A reading pointed by selection (the context menu, the command, the popup).
-fn reading(text: &str) -> Value {
-    json!({
-        "url": "https://example.com/article",
-        "title": "An article",
-        "pointed": { "text": text, "how": "selection", "targets": [] },
-        "context": { "headings": ["Intro"], "before": "", "after": "" },
-        "made_at": "2026-11-29T00:00:00.000Z"
-    })
-}
-
-/// A reading pointed by a drop of an agent's mark.
-fn drop_reading(text: &str) -> Value {
-    let mut r = reading(text);
-    r["pointed"]["how"] = json!("drop");
-    r
-}
-
-async fn agent(url: &str) -> RunningService<RoleClient, ()> {
-    ().serve(StreamableHttpClientTransport::from_uri(url.to_owned()))
-        .await
-        .expect("the agent connects")
-}
-
-async fn call(client: &Peer<RoleClient>, tool: &str, args: Value) -> (bool, Value) {
-    let params = CallToolRequestParams::new(tool.to_owned())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    let result: CallToolResult = client.call_tool(params).await.expect("tools/call answers");
-    let structured = result
-        .structured_content
-        .clone()
-        .expect("structured content");
-    // The text block carries the same JSON.
-    let text = result.content[0]
-        .as_text()
-        .expect("a text block")
-        .text
-        .clone();
-    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured);
-    // Compact, on one line: the agent reads every whitespace token of a pretty one, and each woken wait
-    // escapes it into its answer (a line break inside a value is escaped, so none is raw).
-    assert!(!text.contains('\n'), "a pretty-printed text block: {text}");
-    (result.is_error == Some(true), structured)
-}
 
 #[tokio::test]
 async fn the_agent_loop_over_http() {
@@ -1503,4 +1261,27 @@ async fn every_refusal_is_json() {
             "{host}"
         );
     }
+}
+
+#[tokio::test]
+async fn the_dock_shows_every_clients_entry_for_each_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = start(dir.path()).await;
+    let dock = hub.dock().await;
+    for client in apc_hub::clients::Client::ALL {
+        let at = dock
+            .html
+            .find(&format!("data-client=\"{}\"", client.id()))
+            .unwrap_or_else(|| panic!("{client:?} is missing"));
+        let entry = &dock.html[at..at + dock.html[at..].find("</dd>").unwrap()];
+        if client.uses_stdio() {
+            assert!(entry.contains("&quot;mcp&quot;"), "{entry}");
+        } else {
+            assert!(entry.contains(&dock.mcp_url), "{client:?}: {entry}");
+        }
+    }
+    assert!(dock.html.contains("href=\"vscode:mcp/install?"));
+    assert!(dock.html.contains(
+        "href=\"cursor://anysphere.cursor-deeplink/mcp/install?name=apc-default&amp;config="
+    ));
 }

@@ -1,15 +1,13 @@
 //! The `apc-hub` binary as a person runs it: it holds what it acknowledged through `kill -9`, and it
 //! refuses to listen beyond loopback unless told to, with a dock password.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use apc_hub::testkit::{self, EXT};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-
-const EXT: &str = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
 
 fn hub_bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_apc-hub"))
@@ -17,25 +15,12 @@ fn hub_bin() -> Command {
 
 /// Starts the hub and reads the origin from its first line of stdout.
 fn spawn(data_dir: &Path, extra: &[&str]) -> (Child, String) {
-    let mut child = hub_bin()
-        .args(["--listen", "127.0.0.1:0", "--log", "warn", "--data-dir"])
-        .arg(data_dir)
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    // The rest of stdout is drained, as a terminal would.
-    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-    let origin = first
-        .trim()
-        .strip_prefix("apc-hub listening on ")
-        .unwrap_or_else(|| panic!("first line: {first:?}"))
-        .to_owned();
-    (child, origin)
+    testkit::spawn(
+        env!("CARGO_BIN_EXE_apc-hub"),
+        data_dir,
+        extra,
+        Stdio::null(),
+    )
 }
 
 fn agent_handle(data_dir: &Path, name: &str) -> String {
@@ -55,53 +40,13 @@ fn agent_handle(data_dir: &Path, name: &str) -> String {
         .to_owned()
 }
 
-fn csrf(html: &str) -> String {
-    let at = html.find("name=\"csrf-token\" content=\"").unwrap() + 27;
-    html[at..at + html[at..].find('"').unwrap()].to_owned()
-}
-
 async fn pair(http: &reqwest::Client, origin: &str, agent: &str) -> String {
-    let html = http
-        .get(format!("{origin}/"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let minted: Value = http
-        .post(format!("{origin}/dock/tickets"))
-        .header("origin", origin)
-        .header("sec-fetch-site", "same-origin")
-        .header("x-csrf-token", csrf(&html))
-        .json(&json!({ "agent": agent }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let res = http
-        .post(format!("{origin}/page/pair"))
-        .header("origin", EXT)
-        .json(&json!({ "ticket": minted["ticket"], "agent": agent }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::CREATED);
-    res.json::<Value>().await.unwrap()["pairing"]["grant"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    let csrf = testkit::dock_csrf(http, origin).await;
+    testkit::pair_grant(http, origin, &csrf, agent).await
 }
 
 fn reading(n: usize) -> Value {
-    json!({ "reading": {
-        "url": "https://example.com/a",
-        "title": "A",
-        "pointed": { "text": format!("pin {n}"), "how": "selection", "targets": [] },
-        "made_at": "2026-11-29T00:00:00.000Z"
-    }})
+    json!({ "reading": testkit::reading(&format!("pin {n}")) })
 }
 
 async fn grant_state(http: &reqwest::Client, origin: &str, grant: &str) -> (StatusCode, Value) {
@@ -232,7 +177,8 @@ fn a_non_loopback_listen_is_refused_unless_allowed_with_a_dock_password() {
 #[tokio::test]
 async fn a_remote_hubs_dock_asks_for_its_password() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = hub_bin()
+    let mut command = hub_bin();
+    command
         .args([
             "--listen",
             "0.0.0.0:0",
@@ -243,19 +189,8 @@ async fn a_remote_hubs_dock_asks_for_its_password() {
         ])
         .arg(dir.path())
         .env("APC_HUB_DOCK_PASSWORD", "correct horse battery")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-    let origin = first
-        .trim()
-        .strip_prefix("apc-hub listening on ")
-        .unwrap()
-        .to_owned();
+        .stderr(Stdio::null());
+    let (mut child, origin) = testkit::spawn_command(command);
     let http = reqwest::Client::new();
     for path in ["/", "/dock.js", "/dock/pairings"] {
         let res = http.get(format!("{origin}{path}")).send().await.unwrap();
@@ -283,4 +218,54 @@ async fn a_remote_hubs_dock_asks_for_its_password() {
     assert!(res.text().await.unwrap().contains("agent-mark"));
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn a_second_hub_on_the_same_data_refuses_and_status_tells_the_truth_after_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut first, origin) = spawn(&data, &[]);
+    let second = hub_bin()
+        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(3), "{second:?}");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("already serving"), "{said}");
+    assert!(said.contains(&origin), "{said}");
+    // The first is untouched.
+    let res = reqwest::get(format!("{origin}/.well-known/apc.json"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let status = |data: &Path| -> Value {
+        let out = hub_bin()
+            .args(["status", "--json", "--data-dir"])
+            .arg(data)
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let running = status(&data);
+    assert_eq!(running["running"]["origin"], origin);
+    assert_eq!(running["running"]["answers"], true);
+    // Killed, it leaves its run file behind; the lock went with it, and status says so.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(data.join("hub.run.json").exists());
+    let stopped = status(&data);
+    assert_eq!(stopped["running"], Value::Null);
+    let ids: Vec<_> = stopped["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(ids.contains(&"not_running".to_owned()), "{ids:?}");
+    // And a new hub starts on that data.
+    let (mut again, _) = spawn(&data, &[]);
+    again.kill().unwrap();
+    again.wait().unwrap();
 }

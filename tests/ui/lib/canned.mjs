@@ -13,6 +13,15 @@ export const pong = { ok: true, standard: '0.7.0', version: '0.1.0' };
 
 export const HUB = 'http://127.0.0.1:7410';
 
+/** A pairing's hub state as the background shows it (logic/views.rs `HubView`: its mark, its words, when it was checked). */
+export const hubState = {
+  reachable: (at = iso(5_000)) => ({ state: 'reachable', text: { key: 'hubReachable', subs: [] }, checked_at: at }),
+  unreachable: (reason, at = iso(5_000)) => ({ state: 'unreachable', text: { key: 'hubUnreachableReason', subs: [reason] }, checked_at: at }),
+  revokedBy: (by, at = iso(60_000)) => ({ state: 'revoked_by_hub', text: { key: 'hubRevokedBy', subs: [by] }, checked_at: at }),
+  forgotten: (at = iso(60_000)) => ({ state: 'forgotten', text: { key: 'hubForgotten', subs: [] }, checked_at: at }),
+  unknown: () => ({ state: 'unknown', text: { key: 'hubUnknown', subs: [] }, checked_at: null }),
+};
+
 export function claude(overrides = {}) {
   return {
     id: 'pr_7kQ2mV9xT4bN',
@@ -25,7 +34,7 @@ export function claude(overrides = {}) {
     created_at: iso(3 * DAY),
     command_default: true,
     pin: { state: 'unread', pinned_at: iso(2 * MINUTE) },
-    hub: { state: 'reachable', at: iso(5_000) },
+    hub: hubState.reachable(),
     can_point: true,
     point_blocked: null,
     can_unpin: true,
@@ -45,7 +54,7 @@ export function cursor(overrides = {}) {
     created_at: iso(12 * DAY),
     command_default: false,
     pin: { state: 'read', seen_at: iso(2 * HOUR + 50 * MINUTE) },
-    hub: { state: 'reachable', at: iso(5_000) },
+    hub: hubState.reachable(),
     can_point: true,
     point_blocked: null,
     can_unpin: true,

@@ -9,7 +9,9 @@
 //! | [`http`] | `Http` | `fetch` with an abort timer and a streamed byte cap |
 //! | [`ui`] | `PageUi` | `tabs`, `windows`, `contextMenus`, `action`, `alarms`, `i18n` |
 //! | [`browser`] | (all) | `browser.*` / `chrome.*` reached by name |
-//! | [`BrowserEnv`] | `Env`, `Clock` | `Date.now`, `crypto.randomUUID`; the origins' `apc.json` answers kept while the background lives |
+//! | [`BrowserEnv`] | `Env`, `Clock` | `Date.now`, `crypto.randomUUID` |
+//!
+//! What the logic remembers between events (`logic::memory::Memory`) is no port: `lib.rs` keeps it.
 
 pub mod browser;
 pub mod grant_vault;
@@ -17,8 +19,6 @@ pub mod http;
 pub mod storage;
 pub mod ui;
 
-use crate::logic::app_checks::AppChecks;
-use crate::logic::page_texts::PageTexts;
 use crate::logic::ports::{Clock, Env};
 
 /// The clock and ids of the browser.
@@ -73,27 +73,4 @@ impl Env for BrowserEnv {
     fn clock(&self) -> &Self::Clock {
         &self.clock
     }
-    fn app_checks(&self) -> &AppChecks {
-        background_app_checks()
-    }
-    fn page_texts(&self) -> &PageTexts {
-        background_page_texts()
-    }
-}
-
-/// The one [`PageTexts`] of this background, like [`background_app_checks`].
-fn background_page_texts() -> &'static PageTexts {
-    thread_local! {
-        static TEXTS: &'static PageTexts = Box::leak(Box::default());
-    }
-    TEXTS.with(|texts| *texts)
-}
-
-/// The one [`AppChecks`] of this background (each message gets a fresh `BrowserEnv`; the answers
-/// it keeps must outlive it). Leaked once: it lives as long as the worker or event page does.
-fn background_app_checks() -> &'static AppChecks {
-    thread_local! {
-        static CHECKS: &'static AppChecks = Box::leak(Box::default());
-    }
-    CHECKS.with(|checks| *checks)
 }

@@ -4,9 +4,10 @@
 //! gets a note instead), and that round trip is most of the time from the drop to the agent on a
 //! remote site. What the origin said stands for [`APP_CHECK_REUSE_MS`] (core's rule, with
 //! [`AppCheck::reusable`]); nothing else is kept. The cache lives as long as the background does
-//! (a service worker that stops starts empty): it is a shortcut, never a source of truth.
+//! (a service worker that stops starts empty): it is a shortcut, never a source of truth. It is
+//! part of the logic's [`Memory`](super::memory::Memory), not of the ports.
 
-use super::hub_api;
+use super::apc_json;
 use super::ports::{Clock, Env};
 use apc_core::drop_answer::{AppCheck, APP_CHECK_REUSE_MS};
 use std::cell::RefCell;
@@ -51,13 +52,13 @@ impl AppChecks {
     }
 }
 
-/// The origin's `apc.json` answer: a fresh kept one, or asked now (and kept if reusable).
-pub async fn check_app<E: Env>(env: &E, origin: &str) -> AppCheck {
-    if let Some(check) = env.app_checks().fresh(origin, env.clock().now_ms()) {
+/// The origin's `apc.json` answer: a fresh one `checks` kept, or asked now (and kept if reusable).
+pub async fn check_app<E: Env>(env: &E, checks: &AppChecks, origin: &str) -> AppCheck {
+    if let Some(check) = checks.fresh(origin, env.clock().now_ms()) {
         return check;
     }
-    let check = hub_api::check_app(env.http(), origin).await;
-    env.app_checks().keep(origin, &check, env.clock().now_ms());
+    let check = apc_json::check_app(env.http(), origin).await;
+    checks.keep(origin, &check, env.clock().now_ms());
     check
 }
 

@@ -8,8 +8,9 @@
 use serde_json::{json, Value};
 
 use super::flows::{self, MenuFrame, PointBy};
+use super::memory::Memory;
 use super::ports::{Env, Tab};
-use super::state::MENU_PREFIX;
+use super::views::MENU_PREFIX;
 
 /// The alarm that retries give backs (one-shot, set for the next due one).
 pub const GIVE_BACK_ALARM: &str = "apc-give-back";
@@ -139,7 +140,12 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
 }
 
 /// Handle one event.
-pub async fn handle<E: Env>(env: &E, name: &str, args: Vec<Value>) -> Result<(), EventError> {
+pub async fn handle<E: Env>(
+    env: &E,
+    memory: &Memory,
+    name: &str,
+    args: Vec<Value>,
+) -> Result<(), EventError> {
     // A flow's failure was already told where the person looks (the page's note, the badge); the
     // event itself is handled either way.
     match parse(name, &args)? {
@@ -152,7 +158,9 @@ pub async fn handle<E: Env>(env: &E, name: &str, args: Vec<Value>) -> Result<(),
         Event::CommandPoint { tab } => {
             drop(flows::point_selection(env, PointBy::Command, tab, None).await)
         }
-        Event::WindowClosed { window_id } => drop(flows::window_closed(env, window_id).await),
+        Event::WindowClosed { window_id } => {
+            drop(flows::window_closed(env, memory, window_id).await)
+        }
         Event::PinStatusAlarm => drop(flows::refresh_status(env).await),
         Event::GiveBackAlarm => {
             drop(flows::retry_give_backs(env, crate::logic::state::TryBy::Timer).await)
@@ -248,7 +256,7 @@ mod tests {
     #[test]
     fn an_unknown_event_is_a_clear_error() {
         let world = crate::logic::tests::fakes::World::new();
-        let wire = to_wire(world.run(handle(&world, "tabs.onExploded", vec![])));
+        let wire = to_wire(world.run(handle(&world, &world.memory, "tabs.onExploded", vec![])));
         assert_eq!(wire["ok"], json!(false));
         assert_eq!(wire["error"], json!("unknown_event"));
     }

@@ -1,22 +1,21 @@
 //! The hub client: the page app link's calls (`docs/page-app-link.md`) as requests over the
-//! [`Http`] port, and what each answer means. Every status and body maps to one [`HubCallError`] in
+//! [`Http`] port, and what each answer means. (A web page's own `apc.json` is no hub's answer: it is
+//! read by [`apc_json`] and kept by `app_checks`.) Every status and body maps to one [`HubCallError`] in
 //! [`interpret`]; every success body is parsed into its `apc-core` type and checked with core's
 //! limits before anything keeps or shows it.
 
-use apc_core::drop_answer::AppCheck;
 use apc_core::page_link::{
     check_pinned_focus, parse_hub_page, GrantStatus, HubAnswerError, HubPage, PageEndpoints,
     PageReading, PageTextRequest, PageTextResponse, PairRequest, PairResponse, PinRequest,
     PinResponse, TicketPreview,
 };
-use apc_core::{is_revoked_answer, FocusPayload, APC_JSON_MAX_BYTES, APC_JSON_PATH};
+use apc_core::{is_revoked_answer, FocusPayload};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::apc_json;
 use super::ports::{Http, HttpError, HttpRequest, Method};
 
-/// The standard's transport rule for `apc.json`: 3 s.
-pub const APC_JSON_TIMEOUT_MS: u32 = 3000;
 /// How long a call to the hub may take, body included.
 pub const HUB_TIMEOUT_MS: u32 = 5000;
 /// The most bytes of a hub's answer the extension reads (a pin's focus, a status, a pairing).
@@ -133,31 +132,11 @@ async fn call(
     interpret(response.status, &response.body)
 }
 
-fn apc_json_request(origin: &str) -> HttpRequest {
-    HttpRequest {
-        method: Method::Get,
-        url: format!("{origin}{APC_JSON_PATH}"),
-        bearer: None,
-        json_body: None,
-        timeout_ms: APC_JSON_TIMEOUT_MS,
-        max_bytes: APC_JSON_MAX_BYTES,
-    }
-}
-
-/// Reads a page origin's `apc.json` by the standard's transport rules (no redirect followed, 3 s,
-/// 16 KiB) and says what it gave.
-pub async fn check_app(http: &impl Http, origin: &str) -> AppCheck {
-    match http.send(apc_json_request(origin)).await {
-        Ok(r) => AppCheck::from_http(r.status, &r.content_type, r.body),
-        Err(e) => AppCheck::Unreadable(e.to_string()),
-    }
-}
-
 /// Reads and checks a hub's `apc.json`.
 pub async fn read_hub(http: &impl Http, origin: &str) -> Result<HubPage, HubCallError> {
     let not_a_hub = |why: String| HubCallError::NotAHub(origin.to_owned(), why);
     let response = http
-        .send(apc_json_request(origin))
+        .send(apc_json::request(origin))
         .await
         .map_err(|e| match e {
             HttpError::Redirected | HttpError::TooLarge(_) => not_a_hub(e.to_string()),

@@ -8,7 +8,8 @@
 //!
 //! A second message matches only the tab, frame and drop id of a first one, once. Nothing here is a
 //! source of truth: a background that stops forgets it, and the hub then tells the agent the page
-//! text did not come (`page__get_reading`'s `page_text_status`). Plain Rust, like `app_checks`.
+//! text did not come (`page__get_reading`'s `page_text_status`). Plain Rust, like `app_checks`, and
+//! part of the logic's [`Memory`](super::memory::Memory).
 
 use std::cell::RefCell;
 

@@ -209,7 +209,8 @@ pub trait Clock {
     fn new_id(&self) -> String;
 }
 
-/// Everything the flows need, as one value the adapters (and the tests) provide.
+/// Every port the flows need, as one value the adapters (and the tests) provide. What the logic
+/// itself remembers between events is not a port: `memory::Memory`.
 pub trait Env {
     type Store: Store;
     type Vault: GrantVault;
@@ -221,9 +222,4 @@ pub trait Env {
     fn http(&self) -> &Self::Http;
     fn ui(&self) -> &Self::Ui;
     fn clock(&self) -> &Self::Clock;
-    /// Origins' `apc.json` answers kept for later drops (plain Rust: the same in tests and in
-    /// the browser, where it lives as long as the background does).
-    fn app_checks(&self) -> &super::app_checks::AppChecks;
-    /// Where drops' page texts go (plain Rust, living as long as the background does).
-    fn page_texts(&self) -> &super::page_texts::PageTexts;
 }

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use super::flows::{self, FlowError, PointBy};
 use super::frames::{Document, DropFrame, FrameOfPage, PageSource};
+use super::memory::Memory;
 use super::ports::Env;
 use super::views::{Msg, PopupView};
 
@@ -357,16 +358,18 @@ pub fn parse(message: Value) -> Result<Request, RouterError> {
 /// extension's own pages; page events only from its content scripts.
 pub async fn route<E: Env>(
     env: &E,
+    memory: &Memory,
     message: Value,
     kind: &SenderKind,
 ) -> Result<Answer, RouterError> {
-    route_request(env, parse(message)?, kind).await
+    route_request(env, memory, parse(message)?, kind).await
 }
 
 /// Route one request already read into its type (the browser's path: the message goes from the
 /// `JsValue` straight into [`Request`], its observation as JSON text read by `apc-content`).
 pub async fn route_request<E: Env>(
     env: &E,
+    memory: &Memory,
     request: Request,
     kind: &SenderKind,
 ) -> Result<Answer, RouterError> {
@@ -412,17 +415,25 @@ pub async fn route_request<E: Env>(
             let seen = seen.as_ref();
             match drop_id {
                 Some(id) => {
-                    let outcome =
-                        flows::drop_first(env, &source, seen, &payload, &observation, &id).await?;
-                    let waits = env.page_texts().waits(*tab_id, source.frame_id, &id);
+                    let outcome = flows::drop_first(
+                        env,
+                        memory,
+                        &source,
+                        seen,
+                        &payload,
+                        &observation,
+                        &id,
+                    )
+                    .await?;
+                    let waits = memory.page_texts.waits(*tab_id, source.frame_id, &id);
                     Answer::DropFirst(DropFirst {
                         outcome,
                         send_page_text: waits,
                     })
                 }
-                None => {
-                    Answer::Drop(flows::drop(env, &source, seen, &payload, &observation).await?)
-                }
+                None => Answer::Drop(
+                    flows::drop(env, memory, &source, seen, &payload, &observation).await?,
+                ),
             }
         }
         (
@@ -433,7 +444,7 @@ pub async fn route_request<E: Env>(
             SenderKind::ContentScript { tab_id, url, frame },
         ) => {
             let source = SenderKind::source(*tab_id, url, frame.as_ref());
-            Answer::PageText(flows::drop_text(env, &source, &drop_id, &observation).await?)
+            Answer::PageText(flows::drop_text(env, memory, &source, &drop_id, &observation).await?)
         }
         (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
             Answer::Unpinned(flows::undo(env, *tab_id, &token).await?)
@@ -462,7 +473,7 @@ pub async fn route_request<E: Env>(
             Answer::Consent(Box::new(flows::consent_get(env, &id).await?))
         }
         (Request::ConsentAnswer { id, allow }, _) => {
-            Answer::ConsentAnswered(flows::consent_answer(env, &id, allow).await?)
+            Answer::ConsentAnswered(flows::consent_answer(env, memory, &id, allow).await?)
         }
         // `parse` already turned this into `UnknownType` with its name; kept total, never a panic.
         (Request::Unknown, _) => return Err(RouterError::UnknownType(String::new())),
@@ -512,7 +523,7 @@ mod tests {
 
     fn run(message: Value) -> Value {
         let world = World::new();
-        to_wire(world.run(route(&world, message, &SenderKind::Other)))
+        to_wire(world.run(route(&world, &world.memory, message, &SenderKind::Other)))
     }
 
     #[test]
@@ -538,15 +549,16 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("not the address of a hub"));
-        // A hub's own words are passed on as they are.
+        // A hub's refusal is said in the extension's words too, by its code (the hub's own
+        // English words are not shown).
         let hub = RouterError::from(FlowError::Hub(
             crate::logic::hub_api::HubCallError::Refused {
                 code: "ticket_used".into(),
                 message: "That ticket was used.".into(),
             },
         ));
-        let wire = to_wire_localized(Err(hub), |_| Some("x".into()));
-        assert_eq!(wire["message"], "That ticket was used.");
+        let wire = to_wire_localized(Err(hub), |m| Some(format!("[{}]", m.key)));
+        assert_eq!(wire["message"], "[errTicketUsed]");
         assert_eq!(wire["field"], "code");
     }
 
@@ -643,7 +655,7 @@ mod tests {
                 frame: None,
             };
             let world = World::new();
-            let wire = to_wire(world.run(route(&world, message.clone(), &kind)));
+            let wire = to_wire(world.run(route(&world, &world.memory, message.clone(), &kind)));
             assert_eq!(wire["error"], json!("not_allowed"), "{message}");
         }
         for drop in [
@@ -652,7 +664,12 @@ mod tests {
             json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "{}" }),
         ] {
             let world = World::new();
-            let wire = to_wire(world.run(route(&world, drop, &SenderKind::ExtensionPage)));
+            let wire = to_wire(world.run(route(
+                &world,
+                &world.memory,
+                drop,
+                &SenderKind::ExtensionPage,
+            )));
             assert_eq!(wire["error"], json!("not_allowed"));
         }
         // From a page: a second part no first part announced is refused with its own code.
@@ -663,7 +680,7 @@ mod tests {
             frame: None,
         };
         let text = json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "" });
-        let wire = to_wire(world.run(route(&world, text, &page)));
+        let wire = to_wire(world.run(route(&world, &world.memory, text, &page)));
         assert_eq!(wire["error"], json!("drop_unknown"));
         // A drop's first message that pins (or asks) is answered with its outcome and a call for
         // its page text; one that fails asks for none (the error answer has no such field).
@@ -680,13 +697,13 @@ mod tests {
             })
         };
         let ticket = world.hub.mint("ag_claude");
-        let wire = to_wire(world.run(route(&world, first(&ticket), &page)));
+        let wire = to_wire(world.run(route(&world, &world.memory, first(&ticket), &page)));
         assert_eq!(wire["ok"], json!(true), "{wire}");
         assert!(wire["consent"].is_string());
         assert_eq!(wire["send_page_text"], json!(true));
         let mut refused = first(&ticket);
         refused["payload"] = json!("{}");
-        let wire = to_wire(world.run(route(&world, refused, &page)));
+        let wire = to_wire(world.run(route(&world, &world.memory, refused, &page)));
         assert_eq!(wire["ok"], json!(false));
         assert!(wire.get("send_page_text").is_none());
     }
@@ -804,7 +821,7 @@ mod tests {
             json!({ "type": "popup_state" }),
         ] {
             let world = World::new();
-            let wire = to_wire(world.run(route(&world, message.clone(), &frame)));
+            let wire = to_wire(world.run(route(&world, &world.memory, message.clone(), &frame)));
             assert_eq!(wire["error"], json!("not_allowed"), "{message}");
             assert!(world.ui.alerts.borrow().is_empty(), "{message}");
         }
@@ -812,7 +829,7 @@ mod tests {
         let world = World::new();
         let drop = json!({ "type": "page.drop", "payload": "{}", "observation": "{}",
             "frame": { "visible": true, "x": 3.0, "y": 4.0 } });
-        let wire = to_wire(world.run(route(&world, drop, &frame)));
+        let wire = to_wire(world.run(route(&world, &world.memory, drop, &frame)));
         assert_eq!(wire["error"], json!("invalid_payload"), "{wire}");
         assert_eq!(world.ui.notes.borrow().len(), 1);
     }

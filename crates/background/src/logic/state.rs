@@ -1,7 +1,7 @@
 //! The extension's pairings as it keeps them in `storage.local` (no secrets: grants live in the
 //! grant vault), and every change to them as a `State` method, so the rules are tested natively:
 //! which pairing the keyboard command points, when a pairing leaves the working set, how a give back
-//! backs off and when it stops, what the badge and the menus show.
+//! backs off and when it stops (what the badge and the menus show of them is `views.rs`'s).
 
 use apc_core::page_link::PinState;
 use serde::{Deserialize, Serialize};
@@ -9,10 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use apc_core::page_link::PageEndpoints as Endpoints;
 
 use super::time::iso;
-use super::views::{Badge, MenuEntry, Msg, ToolbarView};
 
-/// Context menu ids: one entry per live pairing, `point:<pairing id>`.
-pub const MENU_PREFIX: &str = "point:";
 /// The first wait before giving a grant back again, then doubled each time.
 pub const GIVE_BACK_FIRST_DELAY_MS: u64 = 30_000;
 /// The longest wait between two tries.
@@ -152,6 +149,11 @@ impl State {
 
     pub fn get_mut(&mut self, id: &str) -> Option<&mut PairingRecord> {
         self.pairings.iter_mut().find(|p| p.id == id)
+    }
+
+    /// The pairings the extension may still send its grant for, in order.
+    pub fn live_pairings(&self) -> impl Iterator<Item = &PairingRecord> {
+        self.pairings.iter().filter(|p| p.is_live())
     }
 
     /// A live pairing by id.
@@ -332,53 +334,10 @@ impl State {
             })
             .min()
     }
-
-    /// Whether any pin is unread, any is read, or none: what the toolbar badge shows.
-    pub fn badge(&self) -> Badge {
-        let pins = self
-            .pairings
-            .iter()
-            .filter(|p| p.is_live())
-            .filter_map(|p| p.pin.as_ref());
-        let mut badge = Badge::None;
-        for pin in pins {
-            if pin.seen_at.is_none() {
-                return Badge::Unread;
-            }
-            badge = Badge::Read;
-        }
-        badge
-    }
-
-    /// Badge, one menu entry per live pairing (naming its agent and its hub), and the alarms.
-    pub fn toolbar(&self) -> ToolbarView {
-        let menus = self
-            .pairings
-            .iter()
-            .filter(|p| p.is_live())
-            .map(|p| MenuEntry {
-                id: format!("{MENU_PREFIX}{}", p.id),
-                title: Msg::new(
-                    "menuPointAgent",
-                    [
-                        // Chromium would put the selection in place of `%s`.
-                        p.agent_name.replace('%', "%\u{200B}"),
-                        apc_core::display_origin(&p.hub_origin),
-                    ],
-                ),
-            })
-            .collect();
-        ToolbarView {
-            badge: self.badge(),
-            menus,
-            pin_status_alarm: self.badge() == Badge::Unread,
-            give_back_at_ms: self.next_give_back_ms(),
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn record(id: &str, agent: &str, by: PairedBy) -> PairingRecord {
@@ -508,47 +467,5 @@ mod tests {
         other.hub_origin = "http://hub.example".into();
         assert_eq!(s.add(other), Err(DuplicateId("p1".into())));
         assert_eq!(s.pairings.len(), 1);
-    }
-
-    #[test]
-    fn badge_and_menus_follow_the_pairings() {
-        let mut s = State::default();
-        s.add(record("p1", "a", PairedBy::Code)).unwrap();
-        s.add(record("p2", "b", PairedBy::Drop)).unwrap();
-        assert_eq!(s.badge(), Badge::None);
-        s.pinned(
-            "p1",
-            PinState {
-                id: "rd_1".into(),
-                pinned_at: "t".into(),
-                seen_at: Some("t2".into()),
-            },
-            "t",
-        );
-        assert_eq!(s.badge(), Badge::Read);
-        s.pinned(
-            "p2",
-            PinState {
-                id: "rd_2".into(),
-                pinned_at: "t".into(),
-                seen_at: None,
-            },
-            "t",
-        );
-        assert_eq!(s.badge(), Badge::Unread);
-        let toolbar = s.toolbar();
-        assert!(toolbar.pin_status_alarm);
-        assert_eq!(
-            toolbar
-                .menus
-                .iter()
-                .map(|m| m.id.as_str())
-                .collect::<Vec<_>>(),
-            ["point:p1", "point:p2"]
-        );
-        assert_eq!(
-            toolbar.menus[0].title.subs,
-            ["A".to_owned(), "127.0.0.1:7410".to_owned()]
-        );
     }
 }

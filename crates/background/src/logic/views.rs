@@ -83,6 +83,9 @@ impl Note {
     }
 }
 
+/// Context menu ids: one entry per live pairing, `point:<pairing id>`.
+pub const MENU_PREFIX: &str = "point:";
+
 /// The toolbar badge: a dot while a pin is unread, a check once the agent read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -107,6 +110,48 @@ pub struct ToolbarView {
     pub pin_status_alarm: bool,
     /// When the next give back is due (epoch ms), if one waits.
     pub give_back_at_ms: Option<u64>,
+}
+
+impl Badge {
+    /// Whether any live pairing's pin is unread, any is read, or none.
+    pub fn of(state: &State) -> Self {
+        let pins = state.live_pairings().filter_map(|p| p.pin.as_ref());
+        let mut badge = Badge::None;
+        for pin in pins {
+            if pin.seen_at.is_none() {
+                return Badge::Unread;
+            }
+            badge = Badge::Read;
+        }
+        badge
+    }
+}
+
+impl ToolbarView {
+    /// Badge, one menu entry per live pairing (naming its agent and its hub), and the alarms.
+    pub fn of(state: &State) -> Self {
+        let menus = state
+            .live_pairings()
+            .map(|p| MenuEntry {
+                id: format!("{MENU_PREFIX}{}", p.id),
+                title: Msg::new(
+                    "menuPointAgent",
+                    [
+                        // Chromium would put the selection in place of `%s`.
+                        p.agent_name.replace('%', "%\u{200B}"),
+                        apc_core::display_origin(&p.hub_origin),
+                    ],
+                ),
+            })
+            .collect();
+        let badge = Badge::of(state);
+        ToolbarView {
+            badge,
+            menus,
+            pin_status_alarm: badge == Badge::Unread,
+            give_back_at_ms: state.next_give_back_ms(),
+        }
+    }
 }
 
 /// A pin as the popup shows it.
@@ -135,6 +180,63 @@ impl From<Option<&PinState>> for PinView {
     }
 }
 
+/// How a pairing's hub last answered, as the popup shows it: the stored [`HubState`] is kept for
+/// the logic, this is what the person reads of it, decided here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HubView {
+    /// The popup's mark of it (its `data-hub-state`, the dot's colour).
+    pub state: HubMark,
+    /// What the person reads.
+    pub text: Msg,
+    /// When the hub was last asked, for the "checked" tooltip; none if it never was.
+    pub checked_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HubMark {
+    Unknown,
+    Reachable,
+    Unreachable,
+    RevokedByHub,
+    Forgotten,
+}
+
+impl From<&HubState> for HubView {
+    fn from(hub: &HubState) -> Self {
+        let (state, text, at) = match hub {
+            HubState::Unknown => (HubMark::Unknown, Msg::new("hubUnknown", []), None),
+            HubState::Reachable { at } => {
+                (HubMark::Reachable, Msg::new("hubReachable", []), Some(at))
+            }
+            HubState::Unreachable { at, reason } => (
+                HubMark::Unreachable,
+                match reason.as_str() {
+                    "" => Msg::new("hubUnreachable", []),
+                    reason => Msg::new("hubUnreachableReason", [reason.to_owned()]),
+                },
+                Some(at),
+            ),
+            HubState::RevokedByHub { at, by } => (
+                HubMark::RevokedByHub,
+                match by.as_str() {
+                    "" => Msg::new("hubRevoked", []),
+                    by => Msg::new("hubRevokedBy", [by.to_owned()]),
+                },
+                Some(at),
+            ),
+            HubState::Forgotten { at } => {
+                (HubMark::Forgotten, Msg::new("hubForgotten", []), Some(at))
+            }
+        };
+        HubView {
+            state,
+            text,
+            checked_at: at.filter(|at| !at.is_empty()).cloned(),
+        }
+    }
+}
+
 /// Why Point is off for a pairing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -158,7 +260,7 @@ pub struct PairingView {
     /// What the keyboard command points.
     pub command_default: bool,
     pub pin: PinView,
-    pub hub: HubState,
+    pub hub: HubView,
     pub can_point: bool,
     pub point_blocked: Option<PointBlocked>,
     /// Unpin is offered.
@@ -225,7 +327,7 @@ impl PopupView {
                     command_default: state.command_default().map(|d| d.id.as_str())
                         == Some(p.id.as_str()),
                     pin: p.pin.as_ref().into(),
-                    hub: p.hub.clone(),
+                    hub: HubView::from(&p.hub),
                     can_point: point_blocked.is_none(),
                     point_blocked,
                     can_unpin: p.pin.is_some() && p.is_live(),
@@ -298,4 +400,91 @@ pub struct ConsentView {
     pub frame_display: Option<String>,
     /// Allow is enabled once the window has been visible and focused this long.
     pub allow_after_ms: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::state::tests::record;
+
+    #[test]
+    fn badge_and_menus_follow_the_pairings() {
+        let mut s = State::default();
+        s.add(record("p1", "a", PairedBy::Code)).unwrap();
+        s.add(record("p2", "b", PairedBy::Drop)).unwrap();
+        assert_eq!(Badge::of(&s), Badge::None);
+        s.pinned(
+            "p1",
+            PinState {
+                id: "rd_1".into(),
+                pinned_at: "t".into(),
+                seen_at: Some("t2".into()),
+            },
+            "t",
+        );
+        assert_eq!(Badge::of(&s), Badge::Read);
+        s.pinned(
+            "p2",
+            PinState {
+                id: "rd_2".into(),
+                pinned_at: "t".into(),
+                seen_at: None,
+            },
+            "t",
+        );
+        assert_eq!(Badge::of(&s), Badge::Unread);
+        let toolbar = ToolbarView::of(&s);
+        assert!(toolbar.pin_status_alarm);
+        assert_eq!(
+            toolbar
+                .menus
+                .iter()
+                .map(|m| m.id.as_str())
+                .collect::<Vec<_>>(),
+            ["point:p1", "point:p2"]
+        );
+        assert_eq!(
+            toolbar.menus[0].title.subs,
+            ["A".to_owned(), "127.0.0.1:7410".to_owned()]
+        );
+    }
+
+    /// The popup renders the hub's state from these alone (`popup.js` chooses no message): the
+    /// wire shape `tests/ui/lib/canned.mjs` copies.
+    #[test]
+    fn each_hub_state_has_its_mark_its_message_and_when_it_was_checked() {
+        let view = |hub: HubState| serde_json::to_value(HubView::from(&hub)).unwrap();
+        let at = || "2026-11-29T00:00:00Z".to_owned();
+        assert_eq!(
+            view(HubState::Unknown),
+            serde_json::json!({ "state": "unknown", "text": { "key": "hubUnknown", "subs": [] }, "checked_at": null })
+        );
+        assert_eq!(
+            view(HubState::Reachable { at: at() }),
+            serde_json::json!({ "state": "reachable", "text": { "key": "hubReachable", "subs": [] }, "checked_at": at() })
+        );
+        let unreachable = |reason: &str| HubState::Unreachable {
+            at: at(),
+            reason: reason.into(),
+        };
+        assert_eq!(
+            view(unreachable("connection refused"))["text"],
+            serde_json::json!({ "key": "hubUnreachableReason", "subs": ["connection refused"] })
+        );
+        assert_eq!(view(unreachable(""))["text"]["key"], "hubUnreachable");
+        let revoked = |by: &str| HubState::RevokedByHub {
+            at: at(),
+            by: by.into(),
+        };
+        assert_eq!(view(revoked("the dock page"))["state"], "revoked_by_hub");
+        assert_eq!(
+            view(revoked("the dock page"))["text"]["subs"],
+            serde_json::json!(["the dock page"])
+        );
+        assert_eq!(view(revoked(""))["text"]["key"], "hubRevoked");
+        assert_eq!(
+            view(HubState::Forgotten { at: String::new() }),
+            serde_json::json!({ "state": "forgotten", "text": { "key": "hubForgotten", "subs": [] }, "checked_at": null })
+        );
+    }
 }

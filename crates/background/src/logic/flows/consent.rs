@@ -12,8 +12,9 @@ use apc_core::pairing_code::normalize_pairing_code;
 
 use super::outcome::{ConsentAsked, ConsentOpened, ConsentOutcome, Flow, FlowError};
 use super::pin::kept_pin;
-use super::{now, show_toolbar};
+use super::shared::{now, show_toolbar};
 use crate::logic::hub_api;
+use crate::logic::memory::Memory;
 use crate::logic::ports::{Clock, Env, GrantVault, PageUi, PendingConsent, Store};
 use crate::logic::state::{HubState, PairedBy, PairingRecord};
 use crate::logic::views::{ConsentView, Msg, Note, NoteKind, NoteText, ALLOW_DELAY_MS};
@@ -90,8 +91,13 @@ fn frame_display(frame: &ReadingFrame) -> Option<String> {
 
 /// The person's answer in the consent window. Allow pairs (and, for a drop, pins that drop's reading
 /// in the same request, spending its ticket once).
-pub async fn consent_answer<E: Env>(env: &E, id: &str, allow: bool) -> Flow<ConsentOutcome> {
-    let c = take_consent(env, id, allow).await?;
+pub async fn consent_answer<E: Env>(
+    env: &E,
+    memory: &Memory,
+    id: &str,
+    allow: bool,
+) -> Flow<ConsentOutcome> {
+    let c = take_consent(env, memory, id, allow).await?;
     if !allow {
         tell(
             env,
@@ -130,7 +136,12 @@ pub async fn consent_answer<E: Env>(env: &E, id: &str, allow: bool) -> Flow<Cons
 /// The request answered is taken out of storage (an Allow before the window could have been seen
 /// is refused and leaves it). A drop's page text that had not joined its reading by now never
 /// will: the reading is pinned without it, marked as cut.
-async fn take_consent<E: Env>(env: &E, id: &str, allow: bool) -> Flow<PendingConsent> {
+async fn take_consent<E: Env>(
+    env: &E,
+    memory: &Memory,
+    id: &str,
+    allow: bool,
+) -> Flow<PendingConsent> {
     let mut c = env
         .store()
         .get_consent(id)
@@ -143,7 +154,7 @@ async fn take_consent<E: Env>(env: &E, id: &str, allow: bool) -> Flow<PendingCon
     if let (Some(drop_id), Some(tab), Some(reading)) =
         (c.text_of_drop.take(), c.tab_id, c.reading.as_mut())
     {
-        env.page_texts().forget(tab, c.drop_frame_id, &drop_id);
+        memory.page_texts.forget(tab, c.drop_frame_id, &drop_id);
         reading.truncated = Some(true);
     }
     Ok(c)
@@ -228,10 +239,10 @@ async fn keep_pairing<E: Env>(
 }
 
 /// A window closed: if it was a consent window still waiting, closing it said no.
-pub async fn window_closed<E: Env>(env: &E, window_id: i64) -> Flow<()> {
+pub async fn window_closed<E: Env>(env: &E, memory: &Memory, window_id: i64) -> Flow<()> {
     if let Some(id) = env.store().take_consent_window(window_id).await? {
         if env.store().get_consent(&id).await?.is_some() {
-            consent_answer(env, &id, false).await?;
+            consent_answer(env, memory, &id, false).await?;
         }
     }
     Ok(())

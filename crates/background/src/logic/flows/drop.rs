@@ -14,8 +14,10 @@ use super::outcome::{DropOutcome, Flow, FlowError};
 use super::page_text::send_page_text;
 use super::pin::pin_with;
 use super::reading::reading_or_pointed_from;
+use crate::logic::app_checks::check_app;
 use crate::logic::frames::{drop_was_seen, DropFrame, PageSource};
 use crate::logic::hub_api;
+use crate::logic::memory::Memory;
 use crate::logic::page_texts::Destination;
 use crate::logic::ports::{Clock, Env, PageUi, PendingConsent, Store};
 use crate::logic::state::{PairedBy, PairingRecord};
@@ -27,12 +29,13 @@ use crate::logic::views::{Msg, Note, NoteKind, NoteText};
 /// text.
 pub async fn drop<E: Env>(
     env: &E,
+    memory: &Memory,
     source: &PageSource,
     seen: Option<&DropFrame>,
     payload: &str,
     observation: &str,
 ) -> Flow<DropOutcome> {
-    let outcome = drop_inner(env, source, seen, payload, observation, None).await;
+    let outcome = drop_inner(env, memory, source, seen, payload, observation, None).await;
     if let Err(e) = &outcome {
         env.ui().note(source.tab_id, &e.note()).await;
     }
@@ -45,6 +48,7 @@ pub async fn drop<E: Env>(
 /// [`super::drop_text`], to the same reading.
 pub async fn drop_first<E: Env>(
     env: &E,
+    memory: &Memory,
     source: &PageSource,
     seen: Option<&DropFrame>,
     payload: &str,
@@ -58,15 +62,25 @@ pub async fn drop_first<E: Env>(
         return Err(e);
     }
     let from = source.frame_id;
-    env.page_texts()
+    memory
+        .page_texts
         .expect(tab_id, from, drop_id, env.clock().now_ms());
-    let outcome = drop_inner(env, source, seen, payload, observation, Some(drop_id)).await;
+    let outcome = drop_inner(
+        env,
+        memory,
+        source,
+        seen,
+        payload,
+        observation,
+        Some(drop_id),
+    )
+    .await;
     if !matches!(
         outcome,
         Ok(DropOutcome::Pinned { .. } | DropOutcome::Consent { .. })
     ) {
         // Nothing pinned nor asked: its page text goes nowhere.
-        env.page_texts().forget(tab_id, from, drop_id);
+        memory.page_texts.forget(tab_id, from, drop_id);
     }
     if let Err(e) = &outcome {
         env.ui().note(tab_id, &e.note()).await;
@@ -79,6 +93,7 @@ pub async fn drop_first<E: Env>(
 /// pinned for an existing pairing or a consent asked for a new one.
 async fn drop_inner<E: Env>(
     env: &E,
+    memory: &Memory,
     source: &PageSource,
     seen: Option<&DropFrame>,
     payload: &str,
@@ -94,7 +109,7 @@ async fn drop_inner<E: Env>(
     // (`join` polls in order: the request goes, then the reading runs); the reading goes nowhere
     // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
     let (check, reading) = futures::future::join(
-        crate::logic::app_checks::check_app(env, &page.origin),
+        check_app(env, &memory.app_checks, &page.origin),
         async {
             reading_or_pointed_from(
                 env,
@@ -124,8 +139,8 @@ async fn drop_inner<E: Env>(
     };
     let state = env.store().load().await?;
     match state.find_live(&hub_origin, &payload.agent).cloned() {
-        Some(record) => pin_on_pairing(env, &record, drop).await,
-        None => ask_consent(env, &hub_origin, &payload, drop).await,
+        Some(record) => pin_on_pairing(env, memory, &record, drop).await,
+        None => ask_consent(env, memory, &hub_origin, &payload, drop).await,
     }
 }
 
@@ -173,6 +188,7 @@ async fn app_answers<E: Env>(env: &E, tab_id: i64, answer: DropAnswer) -> Option
 /// that came while the pin was being made goes at once.
 async fn pin_on_pairing<E: Env>(
     env: &E,
+    memory: &Memory,
     record: &PairingRecord,
     drop: Dropped<'_>,
 ) -> Flow<DropOutcome> {
@@ -191,7 +207,7 @@ async fn pin_on_pairing<E: Env>(
             reading_id: focus.target.id.clone().unwrap_or_default(),
             pointed: Box::new(drop.reading),
         };
-        send_early_text(env, drop.source, drop_id, to).await;
+        send_early_text(env, memory, drop.source, drop_id, to).await;
     }
     Ok(DropOutcome::Pinned {
         pinned: Box::new(focus),
@@ -201,6 +217,7 @@ async fn pin_on_pairing<E: Env>(
 /// A new pairing: the hub and the ticket's agent checked, then the consent window asks the person.
 async fn ask_consent<E: Env>(
     env: &E,
+    memory: &Memory,
     hub_origin: &str,
     payload: &DragPayload,
     drop: Dropped<'_>,
@@ -233,7 +250,7 @@ async fn ask_consent<E: Env>(
         let to = Destination::Consent {
             consent_id: consent.id.clone(),
         };
-        send_early_text(env, drop.source, drop_id, to).await;
+        send_early_text(env, memory, drop.source, drop_id, to).await;
     }
     let text = Msg::new(
         "noteAnswerInWindow",
@@ -246,8 +263,14 @@ async fn ask_consent<E: Env>(
 }
 
 /// The drop's place is known now: a page text held while it was being found goes there.
-async fn send_early_text<E: Env>(env: &E, source: &PageSource, drop_id: &str, to: Destination) {
-    let texts = env.page_texts();
+async fn send_early_text<E: Env>(
+    env: &E,
+    memory: &Memory,
+    source: &PageSource,
+    drop_id: &str,
+    to: Destination,
+) {
+    let texts = &memory.page_texts;
     if let Some(early) = texts.ready(source.tab_id, source.frame_id, drop_id, to.clone()) {
         send_page_text(env, to, &source.doc, &early).await.ok();
     }

@@ -11,7 +11,9 @@
 //! | [`status`] | the pin-status alarm, the popup, start-up | each pairing's hub state and pin as the hub said |
 //!
 //! [`outcome`] holds [`FlowError`] and every typed answer; [`reading`] turns a content script's
-//! observation into what a flow pins. Each flow is a plain async function over the ports ([`Env`])
+//! observation into what a flow pins; [`shared`] has the small steps many flows take (the time as
+//! the wire writes it, the toolbar shown). This file only names them: a flow that needed something
+//! defined here while this file re-exports the flow would be an import circle. Each flow is a plain async function over the ports ([`Env`])
 //! and returns a typed answer; the rules they apply come from `apc-core` (payload, origins,
 //! `apc.json`, notes, the pairing code, hub answers), `apc-content` (the reading) and [`State`].
 //!
@@ -26,6 +28,7 @@ pub mod pin;
 pub mod point;
 mod reading;
 pub mod revoke;
+mod shared;
 pub mod status;
 
 pub use consent::{consent_answer, consent_get, pair_code, window_closed};
@@ -36,17 +39,3 @@ pub use pin::{note_hidden, parse_undo_token, undo, undo_token, unpin};
 pub use point::{point_selection, MenuFrame, PointBy};
 pub use revoke::{dismiss_give_back, retry_give_backs, revoke};
 pub use status::{popup_state, refresh_status, start};
-
-use super::ports::{Clock, Env, PageUi};
-use super::state::State;
-use super::time::iso;
-
-/// Now, as the wire writes times.
-fn now<E: Env>(env: &E) -> String {
-    iso(env.clock().now_ms())
-}
-
-/// The toolbar (badge, menus) as the state says.
-async fn show_toolbar<E: Env>(env: &E, state: &State) {
-    env.ui().show_toolbar(&state.toolbar()).await;
-}

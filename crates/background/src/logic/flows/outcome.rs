@@ -71,10 +71,15 @@ impl FlowError {
         }
     }
 
-    /// The error in the extension's own words, as a message key (localized by the adapters); `None`
-    /// when the words are a hub's or a parser's, shown as they are.
+    /// The error in the extension's own words, as a message key of `_locales` (localized by the
+    /// adapters). Every error has one: no parser's, browser's or hub's internal wording reaches the
+    /// person (always `Some`; an `Option` for the router's wire form).
     pub fn msg(&self) -> Option<Msg> {
         let m = match self {
+            Self::Browser(_) => Msg::new("errBrowser", []),
+            Self::Hub(e) => hub_msg(e),
+            Self::BadPayload(why) => Msg::new("errBadPayload", [why.clone()]),
+            Self::Content(e) => content_msg(e),
             Self::NoSelection => Msg::new("errNoSelection", []),
             Self::PageUnreachable => Msg::new("errPageUnreachable", []),
             Self::NotAWebPage => Msg::new("errNotAWebPage", []),
@@ -87,27 +92,19 @@ impl FlowError {
             Self::HubInvalid(address) => Msg::new("errHubInvalid", [address.clone()]),
             Self::Code(PairingCodeError::Empty) => Msg::new("errCodeEmpty", []),
             Self::Code(PairingCodeError::Malformed) => Msg::new("errCodeMalformed", []),
-            Self::BadPayload(why) => Msg::new("errBadPayload", [why.clone()]),
-            Self::Hub(HubCallError::Unreachable(why)) => {
-                Msg::new("errHubUnreachable", [why.clone()])
-            }
-            Self::Hub(HubCallError::Revoked { by }) => Msg::new("errHubRevoked", [by.clone()]),
-            Self::Hub(HubCallError::GrantUnknown) => Msg::new("errGrantUnknown", []),
-            _ => return None,
+            Self::Duplicate(_) => Msg::new("errHubBadAnswer", []),
+            Self::UnknownDrop => Msg::new("errDropUnknown", []),
         };
         Some(m)
     }
 
     /// The error as a note in a page.
     pub fn note(&self) -> Note {
-        match self.msg() {
-            Some(msg) => Note {
-                kind: NoteKind::Error,
-                text: NoteText::Msg(msg),
-                link: None,
-                undo_token: None,
-            },
-            None => Note::error(self.to_string()),
+        Note {
+            kind: NoteKind::Error,
+            text: NoteText::Msg(self.msg().unwrap_or_else(|| Msg::new("errBrowser", []))),
+            link: None,
+            undo_token: None,
         }
     }
 
@@ -126,6 +123,43 @@ impl FlowError {
 }
 
 pub type Flow<T> = Result<T, FlowError>;
+
+/// A failed call to a hub in the extension's words: what the person can do about it, never the
+/// HTTP client's or a parser's text; a hub's refusal by its code (the hub's own message, in
+/// English, is not shown).
+fn hub_msg(e: &HubCallError) -> Msg {
+    match e {
+        HubCallError::Unreachable(_) => Msg::new("errHubUnreachable", []),
+        HubCallError::NotAHub(origin, _) => Msg::new("errHubNotAHub", [origin.clone()]),
+        HubCallError::Revoked { by } => Msg::new("errHubRevoked", [by.clone()]),
+        HubCallError::GrantUnknown => Msg::new("errGrantUnknown", []),
+        HubCallError::Refused { code, .. } => match code.as_str() {
+            "ticket_unknown" => Msg::new("errTicketUnknown", []),
+            "ticket_used" => Msg::new("errTicketUsed", []),
+            "ticket_expired" => Msg::new("errTicketExpired", []),
+            "ticket_required" => Msg::new("errTicketRequired", []),
+            "pairing_in_progress" => Msg::new("errPairingInProgress", []),
+            "too_large" => Msg::new("errReadingTooLarge", []),
+            "reading_unknown" => Msg::new("errReadingUnknown", []),
+            "grant_unknown" => Msg::new("errGrantUnknown", []),
+            other => Msg::new("errHubRefused", [other.chars().take(64).collect()]),
+        },
+        HubCallError::BadAnswer(_) | HubCallError::Answer(_) => Msg::new("errHubBadAnswer", []),
+    }
+}
+
+/// Why the page's text could not be read, by the reader's code (never its internal wording, e.g.
+/// "malformed observation: point.caret: no such node").
+fn content_msg(e: &apc_content::ContentError) -> Msg {
+    match e.code() {
+        "too_large" => Msg::new("errPageTooLarge", []),
+        "unsupported_page" => Msg::new("errNotAWebPage", []),
+        "nothing_pointed" => Msg::new("errNothingPointed", []),
+        "field_secret" => Msg::new("errFieldSecret", []),
+        "closed_shadow_root" => Msg::new("errClosedShadowRoot", []),
+        _ => Msg::new("errPageUnreadable", []),
+    }
+}
 
 /// The answer to a drop.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -203,4 +237,140 @@ pub enum PageTextOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PageTextSent {
     pub page_text: PageTextOutcome,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use apc_content::ContentError;
+    use apc_core::page_link::HubAnswerError;
+    use apc_core::reading_rules::ReadingError;
+
+    /// Every error a flow can end in, with every reader's and hub's error under it.
+    fn every_error() -> Vec<FlowError> {
+        let mut all = vec![
+            FlowError::Browser(PortError("storage.local.get failed: QuotaExceeded".into())),
+            FlowError::BadPayload("the ticket is not a token".into()),
+            FlowError::NoSelection,
+            FlowError::PageUnreachable,
+            FlowError::NotAWebPage,
+            FlowError::NoPairing,
+            FlowError::NoCommandDefault,
+            FlowError::UnknownPairing,
+            FlowError::UnknownConsent,
+            FlowError::AllowTooSoon,
+            FlowError::HubInvalid("ftp://x".into()),
+            FlowError::Code(PairingCodeError::Empty),
+            FlowError::Code(PairingCodeError::Malformed),
+            FlowError::Duplicate(crate::logic::state::DuplicateId("p1".into())),
+            FlowError::UnknownDrop,
+        ];
+        for hub in [
+            HubCallError::Unreachable("could not reach it (TypeError: NetworkError)".into()),
+            HubCallError::NotAHub("http://x".into(), "its apc.json has no page app".into()),
+            HubCallError::Revoked {
+                by: "127.0.0.1:7410".into(),
+            },
+            HubCallError::GrantUnknown,
+            HubCallError::BadAnswer("missing field `focus` at line 1 column 2".into()),
+            HubCallError::Answer(HubAnswerError::BadId("pairing id")),
+        ]
+        .into_iter()
+        .chain(
+            [
+                "ticket_unknown",
+                "ticket_used",
+                "ticket_expired",
+                "ticket_required",
+                "pairing_in_progress",
+                "too_large",
+                "reading_unknown",
+                "grant_unknown",
+                "origin_refused",
+                "something_new",
+            ]
+            .map(|code| HubCallError::Refused {
+                code: code.into(),
+                message: "the hub's own words".into(),
+            }),
+        ) {
+            all.push(FlowError::Hub(hub));
+        }
+        for content in [
+            ContentError::Malformed("point.caret: no such node".into()),
+            ContentError::TooLarge("node count"),
+            ContentError::UnsupportedVersion(2),
+            ContentError::BadUrl,
+            ContentError::NothingPointed,
+            ContentError::BadTimestamp,
+            ContentError::SecretField,
+            ContentError::ClosedShadowRoot,
+            ContentError::Rule(ReadingError::TooLarge("reading")),
+            ContentError::Rule(ReadingError::NothingPointed),
+        ] {
+            all.push(FlowError::Content(content));
+        }
+        all
+    }
+
+    fn locale(name: &str) -> serde_json::Value {
+        let path = format!(
+            "{}/../../extension/_locales/{name}/messages.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    /// No internal wording ever reaches the person: every error a page note or the popup shows is
+    /// a message of `_locales`, in every locale, with its placeholders filled; none repeats the
+    /// words of a parser, the browser or the HTTP client.
+    #[test]
+    fn every_error_the_person_sees_is_a_message_of_every_locale() {
+        let dir = format!("{}/../../extension/_locales", env!("CARGO_MANIFEST_DIR"));
+        let locales: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(locales.len() >= 2, "{locales:?}");
+        for e in every_error() {
+            let msg = e.msg().unwrap_or_else(|| panic!("{e:?} has no message"));
+            let NoteText::Msg(in_note) = e.note().text else {
+                panic!("{e:?}: the note is not a message");
+            };
+            assert_eq!(in_note, msg);
+            for name in &locales {
+                let entry = &locale(name)[msg.key];
+                let text = entry["message"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{name} has no {}", msg.key));
+                let placeholders = entry["placeholders"].as_object().map_or(0, |p| p.len());
+                assert_eq!(placeholders, msg.subs.len(), "{name}.{}", msg.key);
+                assert!(!text.contains("malformed") && !text.contains("observation"));
+            }
+            for sub in &msg.subs {
+                for internal in [
+                    "NetworkError",
+                    "line 1 column",
+                    "no such node",
+                    "QuotaExceeded",
+                ] {
+                    assert!(!sub.contains(internal), "{e:?} shows {sub:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_readers_refusals_each_say_what_the_person_can_do() {
+        let key = |e: ContentError| FlowError::Content(e).msg().unwrap().key;
+        assert_eq!(key(ContentError::SecretField), "errFieldSecret");
+        assert_eq!(key(ContentError::ClosedShadowRoot), "errClosedShadowRoot");
+        assert_eq!(key(ContentError::NothingPointed), "errNothingPointed");
+        assert_eq!(key(ContentError::TooLarge("text")), "errPageTooLarge");
+        assert_eq!(key(ContentError::BadUrl), "errNotAWebPage");
+        assert_eq!(
+            key(ContentError::Malformed("point.caret: no such node".into())),
+            "errPageUnreadable"
+        );
+    }
 }

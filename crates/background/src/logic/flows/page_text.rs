@@ -11,20 +11,22 @@ use super::pin::note_hub_error;
 use super::reading::page_text_from;
 use crate::logic::frames::{Document, PageSource};
 use crate::logic::hub_api::{self, HubCallError};
+use crate::logic::memory::Memory;
 use crate::logic::page_texts::{Arrival, Destination};
 use crate::logic::ports::{Clock, Env, GrantVault, Store};
 
 /// The whole page's observation (`""` when the page could not be read), naming its drop.
 pub async fn drop_text<E: Env>(
     env: &E,
+    memory: &Memory,
     source: &PageSource,
     drop_id: &str,
     observation: &str,
 ) -> Flow<PageTextSent> {
     let now = env.clock().now_ms();
-    let arrival =
-        env.page_texts()
-            .arrived(source.tab_id, source.frame_id, drop_id, observation, now);
+    let arrival = memory
+        .page_texts
+        .arrived(source.tab_id, source.frame_id, drop_id, observation, now);
     let page_text = match arrival {
         Arrival::Unknown => return Err(FlowError::UnknownDrop),
         Arrival::Held => PageTextOutcome::Held,

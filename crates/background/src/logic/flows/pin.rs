@@ -9,7 +9,7 @@ use apc_core::page_link::{PageReading, PinState};
 use apc_core::{display_origin, FocusPayload};
 
 use super::outcome::{Flow, FlowError, Unpinned};
-use super::{now, show_toolbar};
+use super::shared::{now, show_toolbar};
 use crate::logic::hub_api::{self, HubCallError};
 use crate::logic::ports::{Env, GrantVault, PageUi, Store};
 use crate::logic::state::{HubState, PairingRecord};

@@ -5,7 +5,7 @@
 //! person after it stopped.
 
 use super::outcome::{Flow, FlowError, GiveBackOutcome, Revoked};
-use super::{now, show_toolbar};
+use super::shared::{now, show_toolbar};
 use crate::logic::hub_api;
 use crate::logic::ports::{Clock, Env, GrantVault, Store};
 use crate::logic::state::TryBy;

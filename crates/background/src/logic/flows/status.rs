@@ -8,7 +8,7 @@ use apc_core::web_origin;
 use super::outcome::Flow;
 use super::pin::note_hub_error;
 use super::revoke::retry_give_backs;
-use super::{now, show_toolbar};
+use super::shared::{now, show_toolbar};
 use crate::logic::hub_api;
 use crate::logic::ports::{Env, GrantVault, PageUi, Store};
 use crate::logic::state::{HubState, PairingRecord, TryBy};
@@ -18,7 +18,7 @@ use crate::logic::views::PopupView;
 /// limit once, not once per pairing).
 pub async fn refresh_status<E: Env>(env: &E) -> Flow<()> {
     let state = env.store().load().await?;
-    let live: Vec<&PairingRecord> = state.pairings.iter().filter(|p| p.is_live()).collect();
+    let live: Vec<&PairingRecord> = state.live_pairings().collect();
     let mut grants = Vec::new();
     for record in &live {
         grants.push(env.vault().get(&record.id).await?);

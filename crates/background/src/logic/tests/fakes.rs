@@ -441,8 +441,8 @@ pub struct World {
     pub hub: FakeHub,
     pub ui: FakeUi,
     pub now_ms: Cell<u64>,
-    pub app_checks: crate::logic::app_checks::AppChecks,
-    pub page_texts: crate::logic::page_texts::PageTexts,
+    /// What the logic remembers while the background lives (the browser's is kept by `lib.rs`).
+    pub memory: crate::logic::memory::Memory,
     ids: Cell<u32>,
 }
 
@@ -462,8 +462,7 @@ impl World {
             hub: FakeHub::new(),
             ui: FakeUi::default(),
             now_ms: Cell::new(1_795_946_400_000),
-            app_checks: Default::default(),
-            page_texts: Default::default(),
+            memory: Default::default(),
             ids: Cell::new(0),
         };
         *world.ui.active.borrow_mut() = Some(Tab {
@@ -689,12 +688,6 @@ impl Env for World {
     }
     fn clock(&self) -> &World {
         self
-    }
-    fn app_checks(&self) -> &crate::logic::app_checks::AppChecks {
-        &self.app_checks
-    }
-    fn page_texts(&self) -> &crate::logic::page_texts::PageTexts {
-        &self.page_texts
     }
 }
 

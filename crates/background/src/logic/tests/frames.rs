@@ -55,6 +55,7 @@ fn drop_in(
     let obs = frame_observation(How::Drop, &source.doc.url);
     w.run(flows::drop(
         w,
+        &w.memory,
         source,
         seen,
         &payload("ag_claude", ticket),
@@ -96,7 +97,7 @@ fn a_drop_in_a_frame_reads_the_frame_as_part_of_its_page_and_the_consent_names_b
     assert!(asked.from_frame);
     assert_eq!(asked.frame_display.as_deref(), Some("widget.example"));
     w.advance(1500);
-    assert!(w.run(consent_answer(&w, &consent, true)).unwrap().pinned);
+    assert!(w.run(consent_answer(&w, &w.memory, &consent, true)).unwrap().pinned);
     let reading = &body(&w, "/page/pair")["reading"];
     assert_eq!(reading["url"], PAGE, "the page the person is on");
     assert_eq!(reading["title"], "An article", "the tab's title");
@@ -111,6 +112,7 @@ fn a_drop_in_a_frame_reads_the_frame_as_part_of_its_page_and_the_consent_names_b
     // The top page's own drops read as before: no frame.
     let top = w.run(flows::drop(
         &w,
+        &w.memory,
         &PageSource::top(TAB, PAGE),
         None,
         &payload("ag_claude", &w.hub.mint("ag_claude")),
@@ -135,7 +137,7 @@ fn a_frame_with_no_address_of_its_own_is_named_by_its_origin() {
     let asked = w.run(consent_get(&w, &consent)).unwrap().consent;
     assert_eq!(asked.frame_display.as_deref(), Some("example.org"));
     w.advance(1500);
-    w.run(consent_answer(&w, &consent, true)).unwrap();
+    w.run(consent_answer(&w, &w.memory, &consent, true)).unwrap();
     let reading = &body(&w, "/page/pair")["reading"];
     assert_eq!(reading["url"], PAGE);
     assert_eq!(
@@ -257,6 +259,7 @@ fn a_frames_observation_must_be_that_frames_and_its_second_part_must_come_from_i
     let ticket = w.hub.mint("ag_claude");
     let out = w.run(flows::drop(
         &w,
+        &w.memory,
         &source,
         Some(&seen(Some(true), None)),
         &payload("ag_claude", &ticket),
@@ -273,13 +276,14 @@ fn a_frames_observation_must_be_that_frames_and_its_second_part_must_come_from_i
         panic!()
     };
     w.advance(1500);
-    w.run(consent_answer(&w, &consent, true)).unwrap();
+    w.run(consent_answer(&w, &w.memory, &consent, true)).unwrap();
     let first = frame_observation(How::Drop, WIDGET);
     let mut first: Value = serde_json::from_str(&first).unwrap();
     first["truncated"] = json!(true);
     let ticket = w.hub.mint("ag_claude");
     let out = w.run(flows::drop_first(
         &w,
+        &w.memory,
         &source,
         Some(&seen(Some(true), None)),
         &payload("ag_claude", &ticket),
@@ -292,11 +296,11 @@ fn a_frames_observation_must_be_that_frames_and_its_second_part_must_come_from_i
     let other_frame = in_frame(4, WIDGET, WIDGET_ORIGIN);
     let top = PageSource::top(TAB, PAGE);
     for from in [&other_frame, &top] {
-        let out = w.run(flows::drop_text(&w, from, "d1", &page.to_string()));
+        let out = w.run(flows::drop_text(&w, &w.memory, from, "d1", &page.to_string()));
         assert!(matches!(out, Err(FlowError::UnknownDrop)), "{from:?}");
     }
     let out = w
-        .run(flows::drop_text(&w, &source, "d1", &page.to_string()))
+        .run(flows::drop_text(&w, &w.memory, &source, "d1", &page.to_string()))
         .unwrap();
     assert_eq!(out.page_text, PageTextOutcome::Sent);
     let text = w
@@ -321,6 +325,7 @@ fn paired_and_chosen(w: &World) -> String {
     let ticket = w.hub.mint("ag_claude");
     let Ok(DropOutcome::Consent { consent }) = w.run(flows::drop(
         w,
+        &w.memory,
         &PageSource::top(TAB, PAGE),
         None,
         &payload("ag_claude", &ticket),
@@ -329,7 +334,7 @@ fn paired_and_chosen(w: &World) -> String {
         panic!()
     };
     w.advance(1500);
-    w.run(consent_answer(w, &consent, true)).unwrap();
+    w.run(consent_answer(w, &w.memory, &consent, true)).unwrap();
     let id = w.state.borrow().pairings[0].id.clone();
     w.run(w_choose(w, &id));
     id

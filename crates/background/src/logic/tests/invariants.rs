@@ -5,6 +5,7 @@
 /// Every file under `src/logic/` (tests apart).
 const LOGIC: &[(&str, &str)] = &[
     ("mod.rs", include_str!("../mod.rs")),
+    ("apc_json.rs", include_str!("../apc_json.rs")),
     ("app_checks.rs", include_str!("../app_checks.rs")),
     ("events.rs", include_str!("../events.rs")),
     ("flows/consent.rs", include_str!("../flows/consent.rs")),
@@ -16,9 +17,11 @@ const LOGIC: &[(&str, &str)] = &[
     ("flows/point.rs", include_str!("../flows/point.rs")),
     ("flows/reading.rs", include_str!("../flows/reading.rs")),
     ("flows/revoke.rs", include_str!("../flows/revoke.rs")),
+    ("flows/shared.rs", include_str!("../flows/shared.rs")),
     ("flows/status.rs", include_str!("../flows/status.rs")),
     ("frames.rs", include_str!("../frames.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
+    ("memory.rs", include_str!("../memory.rs")),
     ("page_texts.rs", include_str!("../page_texts.rs")),
     ("ports.rs", include_str!("../ports.rs")),
     ("router.rs", include_str!("../router.rs")),
@@ -121,6 +124,32 @@ fn pages_repeat_no_rule_of_the_background() {
         !consent.contains("1000"),
         "consent.js repeats ALLOW_DELAY_MS"
     );
+}
+
+/// The popup shows a hub's state in the words the view model gives (`HubView::text`): popup.js
+/// names none of the messages a hub state is said in, nor reads the stored state's fields.
+#[test]
+fn popup_js_chooses_no_words_for_a_hub_state() {
+    let popup = include_str!("../../../../../extension/popup/popup.js");
+    for key in [
+        "hubUnknown",
+        "hubReachable",
+        "hubUnreachable",
+        "hubRevoked",
+        "hubForgotten",
+    ] {
+        assert!(!popup.contains(key), "popup.js chooses {key}");
+    }
+    for field in [
+        "hub.reason",
+        "hub.by",
+        "hub?.reason",
+        "hub?.by",
+        "hub.at",
+        "hub?.at",
+    ] {
+        assert!(!popup.contains(field), "popup.js reads the stored {field}");
+    }
 }
 
 /// ARCHITECTURE.md: "JS collects, forwards, renders": JS exists only where the browser forces it, and
