@@ -78,19 +78,22 @@ function dispatch(pageUrl, name, args) {
 }
 
 /** The extension's id of the frame of `pageUrl` showing `frameUrl`, as contextMenus.onClicked
- * gives it: the frame whose content script answers for its selection with that URL. */
+ * gives it: the frame whose content script answers for its selection with that URL. Chromium's
+ * frame ids are its frame tree nodes', counted across every tab of the browser (not from 1 in each
+ * tab), so the ids a run has used so far are all asked, at once. */
 function frameIdOf(pageUrl, frameUrl) {
   return ext.serviceWorker.evaluate(async ({ pageUrl, frameUrl }) => {
     const tab = (await chrome.tabs.query({})).find((t) => t.url === pageUrl);
-    for (let frameId = 1; frameId < 64; frameId += 1) {
+    const ask = async (frameId) => {
       try {
         const answer = await chrome.tabs.sendMessage(tab.id, { type: 'page.collect', how: 'selection' }, { frameId });
-        if (answer?.ok && JSON.parse(answer.observation).url === frameUrl) return frameId;
+        return answer?.ok && JSON.parse(answer.observation).url === frameUrl ? frameId : null;
       } catch {
-        // No such frame.
+        return null; // no such frame in this tab
       }
-    }
-    return null;
+    };
+    const ids = await Promise.all(Array.from({ length: 4096 }, (_, i) => ask(i + 1)));
+    return ids.find((id) => id !== null) ?? null;
   }, { pageUrl, frameUrl });
 }
 
@@ -164,7 +167,7 @@ describe('frames: every frame the person can see, and only those', () => {
     // nothing visible is under the point): either way nothing is pointed, and the person is told.
     await nothingReachesTheAgent(async () => {
       await dropOn(page, '#veiled', '#comment', await dockPayload(ext.context, hub.origin));
-      await waitForNote(page, (n) => /could not see|nothing visible/i.test(n.text));
+      await waitForNote(page, (n) => /could not see|no text there to point at/i.test(n.text));
     });
     assert.deepEqual(await sawInFrame(veiled), [], 'the veiled frame saw nothing of the drag');
     await page.close();
