@@ -17,11 +17,9 @@ import json
 import pytest
 
 from apc_live import Agent, Hub
-from realinput import (REPO_ROOT, Site, WindowView, element_point, launch_chromium, launch_firefox, note_text,
-                       packages, place, poll, press_in_consent, viewport_offset, wait_for_window)
+from realinput import (REPO_ROOT, PageAndDock, Site, element_point, launch_chromium, launch_firefox, note_text,
+                       packages, poll, press_in_consent, read_focus, viewport_offset, wait_for_window)
 
-PAGE_RECT = (0, 0, 1000, 960)
-DOCK_RECT = (1010, 0, 580, 960)
 MESSAGES = json.loads((REPO_ROOT / "extension" / "_locales" / "en" / "messages.json").read_text())
 
 # The frame's element on the page, and a point of an element's first line inside that frame (in
@@ -42,7 +40,7 @@ return [r.left + Math.min(r.width / 2, 40), r.top + r.height / 2, el.innerText];
 """
 
 
-class World:
+class World(PageAndDock):
     """A browser with the extension, the hub, the page's site and the frames' site, the agent; the
     page window on the left and the dock window on the right."""
 
@@ -55,12 +53,7 @@ class World:
         self.child_origin = self.child.origin.replace("127.0.0.1", "localhost")
         chrome, xpi = packages()
         self.browser = launch_firefox(display, xpi) if kind == "firefox" else launch_chromium(display, chrome)
-        d = self.browser.driver
-        self.page = WindowView(self.browser, d.current_window_handle)
-        place(d, *PAGE_RECT)
-        d.switch_to.new_window("window")
-        self.dock = WindowView(self.browser, d.current_window_handle)
-        place(d, *DOCK_RECT)
+        self.place_windows()
         self.agent = Agent(self.hub.agents()[0]["mcp_url"])
 
     def page_url(self):
@@ -71,12 +64,6 @@ class World:
         d.switch_to.window(self.page.handle)
         d.get(self.page_url())
         poll(lambda: self.page.run("return document.readyState") == "complete", "the page did not load")
-
-    def open_dock(self):
-        d = self.browser.driver
-        d.switch_to.window(self.dock.handle)
-        d.get(self.hub.origin + "/")
-        poll(lambda: self.dock.run("return !!document.querySelector('.agent-mark')"), "the dock shows no mark")
 
     def point_in_frame(self, frame, selector):
         """Screen coordinates of `selector`'s first line in the frame `frame` (a selector on the
@@ -128,7 +115,7 @@ def test_a_real_drop_in_a_cross_site_frame_names_both_hosts_and_the_agent_reads_
     end, expected = world.point_in_frame("#widget", "#comment")
     waiting = world.agent.call("wait_for_focus", {"timeout_s": 60})
     world.drag_mark_to(end)
-    consent = wait_for_window(world.browser, "/consent/consent.html", {world.page.handle, world.dock.handle})
+    consent = wait_for_window(world.browser, "/consent/consent.html", world.known_windows())
     poll(lambda: consent.run("const r = document.querySelector('#consent-request'); return r && !r.hidden"),
          "the consent window never showed the request")
     shown = consent.run("return [document.querySelector('#consent-page').innerText,"
@@ -136,11 +123,7 @@ def test_a_real_drop_in_a_cross_site_frame_names_both_hosts_and_the_agent_reads_
     assert shown == [world.site.host, world.child_origin.removeprefix("http://")], shown
     said = press_in_consent(consent, world.hands)
     assert "error" not in said.lower(), said
-    is_error, result = waiting.result(timeout=60)
-    assert not is_error and result["timed_out"] is False, result
-    is_error, got = world.agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
-    assert not is_error, got
-    reading = got["reading"]
+    _, reading = read_focus(world, waiting)
     assert reading["pointed"]["how"] == "drop"
     assert reading["pointed"]["text"] == expected
     assert reading["url"] == world.page_url()
