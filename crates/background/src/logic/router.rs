@@ -415,16 +415,9 @@ pub async fn route_request<E: Env>(
             let seen = seen.as_ref();
             match drop_id {
                 Some(id) => {
-                    let outcome = flows::drop_first(
-                        env,
-                        memory,
-                        &source,
-                        seen,
-                        &payload,
-                        &observation,
-                        &id,
-                    )
-                    .await?;
+                    let outcome =
+                        flows::drop_first(env, memory, &source, seen, &payload, &observation, &id)
+                            .await?;
                     let waits = memory.page_texts.waits(*tab_id, source.frame_id, &id);
                     Answer::DropFirst(DropFirst {
                         outcome,

@@ -108,9 +108,8 @@ async fn drop_inner<E: Env>(
     // The page's apc.json is asked for first and the reading is made while that request is out
     // (`join` polls in order: the request goes, then the reading runs); the reading goes nowhere
     // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
-    let (check, reading) = futures::future::join(
-        check_app(env, &memory.app_checks, &page.origin),
-        async {
+    let (check, reading) =
+        futures::future::join(check_app(env, &memory.app_checks, &page.origin), async {
             reading_or_pointed_from(
                 env,
                 observation,
@@ -118,9 +117,8 @@ async fn drop_inner<E: Env>(
                 &[How::Drop],
                 drop_id.is_some(),
             )
-        },
-    )
-    .await;
+        })
+        .await;
     if let Some(answered) = app_answers(
         env,
         source.tab_id,

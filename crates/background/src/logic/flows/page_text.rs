@@ -24,9 +24,10 @@ pub async fn drop_text<E: Env>(
     observation: &str,
 ) -> Flow<PageTextSent> {
     let now = env.clock().now_ms();
-    let arrival = memory
-        .page_texts
-        .arrived(source.tab_id, source.frame_id, drop_id, observation, now);
+    let arrival =
+        memory
+            .page_texts
+            .arrived(source.tab_id, source.frame_id, drop_id, observation, now);
     let page_text = match arrival {
         Arrival::Unknown => return Err(FlowError::UnknownDrop),
         Arrival::Held => PageTextOutcome::Held,

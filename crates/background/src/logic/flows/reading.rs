@@ -7,8 +7,8 @@ use apc_content::{build_pointed, build_reading, page_text_for, Observation, Page
 use apc_core::page_link::{How, PageReading};
 
 use super::outcome::{Flow, FlowError};
-use crate::logic::frames::{name_frame, page_of, Document};
 use super::shared::now;
+use crate::logic::frames::{name_frame, page_of, Document};
 use crate::logic::ports::Env;
 
 /// Reads an observation into a reading, and checks it is the document the browser says sent it,

@@ -97,7 +97,11 @@ fn a_drop_in_a_frame_reads_the_frame_as_part_of_its_page_and_the_consent_names_b
     assert!(asked.from_frame);
     assert_eq!(asked.frame_display.as_deref(), Some("widget.example"));
     w.advance(1500);
-    assert!(w.run(consent_answer(&w, &w.memory, &consent, true)).unwrap().pinned);
+    assert!(
+        w.run(consent_answer(&w, &w.memory, &consent, true))
+            .unwrap()
+            .pinned
+    );
     let reading = &body(&w, "/page/pair")["reading"];
     assert_eq!(reading["url"], PAGE, "the page the person is on");
     assert_eq!(reading["title"], "An article", "the tab's title");
@@ -137,7 +141,8 @@ fn a_frame_with_no_address_of_its_own_is_named_by_its_origin() {
     let asked = w.run(consent_get(&w, &consent)).unwrap().consent;
     assert_eq!(asked.frame_display.as_deref(), Some("example.org"));
     w.advance(1500);
-    w.run(consent_answer(&w, &w.memory, &consent, true)).unwrap();
+    w.run(consent_answer(&w, &w.memory, &consent, true))
+        .unwrap();
     let reading = &body(&w, "/page/pair")["reading"];
     assert_eq!(reading["url"], PAGE);
     assert_eq!(
@@ -276,7 +281,8 @@ fn a_frames_observation_must_be_that_frames_and_its_second_part_must_come_from_i
         panic!()
     };
     w.advance(1500);
-    w.run(consent_answer(&w, &w.memory, &consent, true)).unwrap();
+    w.run(consent_answer(&w, &w.memory, &consent, true))
+        .unwrap();
     let first = frame_observation(How::Drop, WIDGET);
     let mut first: Value = serde_json::from_str(&first).unwrap();
     first["truncated"] = json!(true);
@@ -296,19 +302,30 @@ fn a_frames_observation_must_be_that_frames_and_its_second_part_must_come_from_i
     let other_frame = in_frame(4, WIDGET, WIDGET_ORIGIN);
     let top = PageSource::top(TAB, PAGE);
     for from in [&other_frame, &top] {
-        let out = w.run(flows::drop_text(&w, &w.memory, from, "d1", &page.to_string()));
+        let out = w.run(flows::drop_text(
+            &w,
+            &w.memory,
+            from,
+            "d1",
+            &page.to_string(),
+        ));
         assert!(matches!(out, Err(FlowError::UnknownDrop)), "{from:?}");
     }
     let out = w
-        .run(flows::drop_text(&w, &w.memory, &source, "d1", &page.to_string()))
+        .run(flows::drop_text(
+            &w,
+            &w.memory,
+            &source,
+            "d1",
+            &page.to_string(),
+        ))
         .unwrap();
     assert_eq!(out.page_text, PageTextOutcome::Sent);
     let text = w
         .hub
         .calls("/page/pin")
         .into_iter()
-        .filter(|r| r.method == Method::Put)
-        .last()
+        .rfind(|r| r.method == Method::Put)
         .unwrap();
     let text: Value = serde_json::from_str(text.json_body.as_deref().unwrap()).unwrap();
     assert!(
