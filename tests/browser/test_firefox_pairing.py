@@ -11,11 +11,8 @@ only the browser (the dock page, a fixture page, the popup and the consent windo
 module run in order: each goes on from where the one before left the browser and the hub.
 """
 
-import functools
 import json
 import re
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
@@ -29,7 +26,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 from apc_firefox import REPO_ROOT, extension_url
 from apc_live import Agent, Hub
 
-FIXTURES = REPO_ROOT / "tests" / "fixtures"
 # What a person waits for at most before calling a step broken (polled, never slept).
 STEP_S = 20
 
@@ -43,24 +39,6 @@ def hub():
     yield running
     running.stop()
 
-
-# ---- A fixture site on 127.0.0.1 --------------------------------------------------------------
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def site():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(FIXTURES)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
 
 
 # ---- The agent (apc_live.Agent) -----------------------------------------------------------------
@@ -379,6 +357,51 @@ def test_in_firefox_a_fields_selection_is_pointed_as_its_value_and_a_closed_shad
     status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
     # The popup shows a refusal as its message, then its code for bug reports (errorCode).
     assert alert == messages["errClosedShadowRoot"]["message"] + " (closed_shadow_root)", (status, alert)
+
+
+def test_point_button_on_a_selection_in_a_frame_from_another_site(firefox, hub, site, agent):
+    """The popup's Point follows the focus into the frame that has it (tests/fixtures/frames.html,
+    its frames from localhost: another site), in Firefox as in Chromium (tests/e2e/frames.e2e.test.mjs)."""
+    driver = firefox
+    pairing_id, main, popup = needs("pairing_id"), needs("main"), needs("popup")
+    child = site.replace("127.0.0.1", "localhost")
+    page_url = f"{site}/frames.html?child={child}"
+    driver.switch_to.window(main)
+    driver.get(page_url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    driver.switch_to.frame(driver.find_element(By.ID, "widget"))
+    try:
+        # The person clicks into the frame (it takes the focus) and selects a line there.
+        driver.find_element(By.ID, "reply").click()
+        expected = driver.execute_script(
+            """
+            const range = document.createRange();
+            range.selectNodeContents(document.querySelector('#reply'));
+            getSelection().removeAllRanges();
+            getSelection().addRange(range);
+            return getSelection().toString().trim();
+            """
+        )
+    finally:
+        driver.switch_to.default_content()
+    assert driver.execute_script("return document.activeElement.id") == "widget", "the frame has no focus"
+
+    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
+    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
+    assert not alert, f"Point failed: {alert}"
+    assert status == "Pinned for default."
+    is_error, result = waiting.result(timeout=30)
+    assert not is_error and result["timed_out"] is False, result
+    is_error, got = agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
+    assert not is_error, got
+    reading = got["reading"]
+    assert reading["pointed"]["how"] == "selection"
+    assert reading["pointed"]["text"] == expected
+    assert reading["url"] == page_url
+    assert reading["title"] == "A story with frames"
+    assert reading["frame"] == {"url": f"{child}/frame-child.html?widget", "origin": child,
+                                "title": "Comments on the story"}
+    shared["reading"] = result["focus"]["next_args"]
 
 
 def test_revoke_in_the_popup_with_the_hub_up(firefox, hub, agent):

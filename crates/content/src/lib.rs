@@ -217,6 +217,7 @@ fn reading_of(
         page_text: None,
         truncated: Some(true),
         made_at: made_at.to_owned(),
+        frame: None,
     };
 
     if !with_page_text {
@@ -508,6 +509,12 @@ fn check_url(raw: &str) -> Result<String, ContentError> {
 fn check_lang(raw: &str) -> Option<String> {
     let t = raw.trim();
     apc_core::reading_rules::is_lang_tag(t).then(|| t.to_owned())
+}
+
+/// A title as a reading carries it, by the rule `build_reading` applies to `document.title`: for
+/// a title the browser gives rather than the collector (a frame's top page, from its tab).
+pub fn reading_title(raw: &str) -> String {
+    clean_line(raw, TITLE_MAX_CHARS)
 }
 
 /// One line: control characters dropped, whitespace runs made one space, trimmed, capped.
