@@ -2,7 +2,11 @@
 # One command for every benchmark: writes docs/BENCHMARKS.md from one run on this machine.
 # - the reader (scripts/bench/reader.mjs): dev-corpus main-text F1/P/R of the product and
 #   @mozilla/readability, collection and build times as ratios to Readability's, observation sizes;
-# - every scripts/bench/*.sh other parts add (each prints a markdown section on stdout).
+# - every scripts/bench/*.sh other parts add (each prints a markdown section on stdout), among them
+#   wcxb.sh: the main text on WCXB's dev split beside Readability.js, trafilatura, rs-trafilatura and
+#   road (b) (a fresh collector loads all 1,497 pages in Chromium, about 30-75 minutes on two shared
+#   cores; later runs reuse $WCXB_CACHE and take minutes). tune.sh is not a benchmark (a tuning
+#   loop over cached observations) and is skipped.
 # Figures only: nothing here asserts a time. Needs scripts/setup.sh's tools (chromium, node_modules,
 # python3) and the dev corpus (../shared/corpora/article-extraction-dev, or BENCH_CORPUS).
 set -euo pipefail
@@ -22,6 +26,7 @@ node scripts/bench/reader.mjs "${corpus_args[@]}" > "$tmp/reader.md"
 for script in scripts/bench/*.sh; do
   [ -e "$script" ] || continue
   name=$(basename "$script" .sh)
+  [ "$name" = tune ] && continue
   echo "bench: $name" >&2
   if ! bash "$script" > "$tmp/$name.md" 2> "$tmp/$name.err"; then
     { echo "## $name"; echo; echo "\`$script\` failed:"; echo; echo '```'; tail -20 "$tmp/$name.err"; echo '```'; } > "$tmp/$name.md"

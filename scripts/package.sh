@@ -11,6 +11,8 @@
 #   dist/apc-hub-<version>-macos-x86_64.tar.gz     x86_64-apple-darwin
 #   dist/apc-hub-<version>-macos-aarch64.tar.gz    aarch64-apple-darwin
 #   dist/apc-hub-<version>-windows-x86_64.zip      x86_64-pc-windows-gnu
+# each with an MCP Bundle beside it, apc-hub-<version>-<platform>.mcpb (manifest.json, icon.png,
+# server/apc-hub[.exe]: Claude Desktop runs `apc-hub mcp` from it),
 # and dist/SHA256SUMS over every package written. The hub's release builds (cargo zigbuild for the
 # three that are not this machine's) take minutes each on two cores, so CI packs without them:
 # --no-build packs the release binaries already in target/, skipping (and saying so) the targets not

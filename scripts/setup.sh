@@ -75,9 +75,9 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-if [ ! -x .venv/bin/pytest ] || [ tests/requirements.txt -nt .venv/.installed ]; then
-  say "python venv (.venv) from tests/requirements.txt"
+if [ ! -x .venv/bin/pytest ] || [ tests/requirements.txt -nt .venv/.installed ] || [ scripts/bench/requirements.txt -nt .venv/.installed ]; then
+  say "python venv (.venv) from tests/requirements.txt and scripts/bench/requirements.txt"
   python3 -m venv .venv
-  .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
+  .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt -r scripts/bench/requirements.txt
   touch .venv/.installed
 fi

@@ -64,6 +64,11 @@ function render(c) {
   } else {
     origin.hidden = true;
   }
+  const frame = $('consent-frame-line');
+  frame.hidden = c.from_frame !== true;
+  $('consent-frame-how').textContent = c.from_frame !== true ? ''
+    : c.frame_display ? t('consentInFrame') : t('consentInFrameNoHost');
+  $('consent-frame').textContent = c.from_frame === true && c.frame_display ? c.frame_display : '';
 
   const isNew = $('consent-hub-new');
   isNew.hidden = c.hub_new !== true;

@@ -88,6 +88,7 @@ function noteRoot(state, checkShown) {
     state.watcher.observe(host, { attributes: true });
   }
   state.host.setAttribute("style", NOTE_HOST_STYLE);
+  noteWithoutBackdrop();
   try {
     if (typeof state.host.showPopover === "function" && !state.host.matches(":popover-open")) {
       state.host.showPopover();
@@ -96,6 +97,24 @@ function noteRoot(state, checkShown) {
     // No popover support: the fixed, inline-styled host is shown as is.
   }
   return state.shadow;
+}
+
+// The note's popover has no ::backdrop box. The browser gives every popover one the size of the
+// viewport (transparent, no pointer events), which Chromium's IntersectionObserver v2 counts as
+// covering every frame of the page: a drop in a frame while a note is shown would then read as a
+// drop on a frame nobody could see (wire.js, visibleAt). Once per document, as an adopted sheet.
+function noteWithoutBackdrop() {
+  try {
+    var sheets = document.adoptedStyleSheets;
+    if (!sheets || typeof CSSStyleSheet !== "function") return;
+    for (var i = 0; i < sheets.length; i++) if (sheets[i].__apcNoBackdrop) return;
+    var sheet = new CSSStyleSheet();
+    sheet.replaceSync("apc-page-feedback::backdrop{display:none!important}");
+    sheet.__apcNoBackdrop = true;
+    document.adoptedStyleSheets = Array.prototype.concat.call([], Array.prototype.slice.call(sheets), [sheet]);
+  } catch (e) {
+    // A browser without constructed style sheets here: the backdrop stays.
+  }
 }
 
 // The note's box: its line, the background's link (if any), Undo (if any), Close.

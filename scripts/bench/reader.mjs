@@ -17,18 +17,16 @@
 // Options: --corpus DIR, --reps N, --only ID, --dump DIR (per-page outputs for study),
 // --debug (use the debug build of the example; figures then are not build times to publish).
 
-import http from "node:http";
 import { readFile, readdir, mkdir, writeFile, copyFile, mkdtemp } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
-import { chromium } from "playwright-core";
-import { contentScriptSource } from "../lib/content-script.mjs";
+import {
+  ROOT, contentScriptSource, readability as readabilitySource, servePages, launchChromium, openInWorld, POINT, readingBatch as batch,
+  quantile, median,
+} from "./lib/pages.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(name);
@@ -42,11 +40,8 @@ const DEBUG = args.includes("--debug");
 const TARGET_DIR = process.env.CARGO_TARGET_DIR || path.join(ROOT, "target");
 const PROFILE = DEBUG ? "debug" : "release";
 const READING_BIN = path.join(TARGET_DIR, PROFILE, "examples/reading");
-const CONTENT_JS = contentScriptSource(ROOT);
-const READABILITY_JS = await readFile(path.join(ROOT, "node_modules/@mozilla/readability/Readability.js"), "utf8");
-const READABILITY_VERSION = JSON.parse(
-  await readFile(path.join(ROOT, "node_modules/@mozilla/readability/package.json"), "utf8"),
-).version;
+const CONTENT_JS = await contentScriptSource();
+const { source: READABILITY_JS, version: READABILITY_VERSION } = await readabilitySource();
 
 const log = (...a) => console.error(...a);
 
@@ -68,27 +63,11 @@ async function corpusPages() {
 }
 
 function serve(corpus) {
-  const server = http.createServer(async (req, res) => {
-    if (req.url === "/heavy.html") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(heavyPage());
-      return;
-    }
-    const m = /^\/p\/([0-9a-f]+)\.html$/.exec(new URL(req.url, "http://x").pathname);
-    if (!m) {
-      res.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = gunzipSync(await readFile(path.join(corpus, "html", `${m[1]}.html.gz`)));
-      res.writeHead(200, {
-        "content-type": "text/html; charset=utf-8",
-        "content-security-policy": "script-src 'none'",
-      }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
+  return servePages(async (pathname) => {
+    if (pathname === "/heavy.html") return heavyPage();
+    const m = /^\/p\/([0-9a-f]+)\.html$/.exec(pathname);
+    return m ? gunzipSync(await readFile(path.join(corpus, "html", `${m[1]}.html.gz`))) : null;
   });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
 }
 
 // A page of 5,000 paragraphs (issue 10's heavy page): each with a link, emphasis and a comma.
@@ -129,56 +108,17 @@ const HEAVY_IN_WORLD = `(async () => {
 })()`;
 
 async function measureHeavy(browser, origin) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
+  const world = await openInWorld(browser, origin, `${origin}/heavy.html`, [CONTENT_JS, READABILITY_JS]);
   try {
-    await page.goto(`${origin}/heavy.html`, { waitUntil: "load" });
-    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
-    const cdp = await context.newCDPSession(page);
-    const { frameTree } = await cdp.send("Page.getFrameTree");
-    const { executionContextId } = await cdp.send("Page.createIsolatedWorld", { frameId: frameTree.frame.id, worldName: "apc-bench" });
-    const run = async (expression) => {
-      const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", { expression, contextId: executionContextId, returnByValue: true, awaitPromise: true });
-      if (exceptionDetails) throw new Error(exceptionDetails.exception?.description || exceptionDetails.text);
-      return result.value;
-    };
-    await run(`${CONTENT_JS}\n;${READABILITY_JS}\n;true`);
     const runs = [];
-    for (let r = 0; r < REPS; r++) runs.push(await run(HEAVY_IN_WORLD));
+    for (let r = 0; r < REPS; r++) runs.push(await world.run(HEAVY_IN_WORLD, true));
     return runs;
   } finally {
-    await context.close();
+    await world.close();
   }
 }
 
 // ---- in the page ---------------------------------------------------------------------------
-
-// Selects the first 20 characters of the longest visible text node: where a person points.
-const POINT = () => {
-  let best = null;
-  let bestLen = 0;
-  const w = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
-  for (let n = w.nextNode(); n; n = w.nextNode()) {
-    const len = n.data.trim().length;
-    if (len <= bestLen) continue;
-    const el = n.parentElement;
-    if (!el || (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) continue;
-    if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"].includes(el.tagName)) continue;
-    // Hidden from people by the page's own markup (a cookie dialog whose CSS did not load).
-    if (el.closest("[aria-hidden=true], [hidden], [inert]")) continue;
-    best = n;
-    bestLen = len;
-  }
-  const sel = getSelection();
-  sel.removeAllRanges();
-  if (!best) return false;
-  const start = best.data.length - best.data.trimStart().length;
-  const range = document.createRange();
-  range.setStart(best, start);
-  range.setEnd(best, Math.min(best.data.length, start + 20));
-  sel.addRange(range);
-  return true;
-};
 
 const RUN_IN_WORLD = `(() => {
   const t0 = performance.now();
@@ -199,74 +139,30 @@ const READABILITY_IN_WORLD = `(() => {
 })()`;
 
 async function measurePage(browser, origin, id) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin)) route.continue();
-    else route.abort();
-  });
+  const world = await openInWorld(browser, origin, `${origin}/p/${id}.html`, [CONTENT_JS, READABILITY_JS]);
   try {
-    await page.goto(`${origin}/p/${id}.html`, { waitUntil: "load", timeout: 60000 });
-    // The page as a person sees it: laid out and painted once.
-    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
-    const pointed = await page.evaluate(POINT);
-    const cdp = await context.newCDPSession(page);
-    const { frameTree } = await cdp.send("Page.getFrameTree");
-    const { executionContextId } = await cdp.send("Page.createIsolatedWorld", {
-      frameId: frameTree.frame.id,
-      worldName: "apc-bench",
-    });
-    const run = async (expression) => {
-      const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
-        expression,
-        contextId: executionContextId,
-        returnByValue: true,
-      });
-      if (exceptionDetails) throw new Error(exceptionDetails.exception?.description || exceptionDetails.text);
-      return result.value;
-    };
-    await run(`${CONTENT_JS}\n;${READABILITY_JS}\n;true`);
+    const pointed = await world.page.evaluate(POINT);
     const collects = [];
     const readabilities = [];
     let observation = null;
     for (let r = 0; r < REPS; r++) {
-      const c = await run(RUN_IN_WORLD);
+      const c = await world.run(RUN_IN_WORLD);
       collects.push(c);
       observation ??= c.json;
-      readabilities.push(await run(READABILITY_IN_WORLD));
+      readabilities.push(await world.run(READABILITY_IN_WORLD));
     }
     return { id, pointed, collects, readabilities, observation };
   } finally {
-    await context.close();
+    await world.close();
   }
 }
 
 // ---- the reading ---------------------------------------------------------------------------
 
-function readingBatch(observations) {
-  return new Promise((ok, fail) => {
-    const child = spawn(READING_BIN, ["--batch", "2026-11-29T00:00:00Z"], { stdio: ["pipe", "pipe", "inherit"] });
-    const answers = [];
-    createInterface({ input: child.stdout }).on("line", (line) => answers.push(JSON.parse(line)));
-    child.on("error", fail);
-    child.on("close", () => ok(answers));
-    for (const o of observations) child.stdin.write(`${o}\n`);
-    child.stdin.end();
-  });
-}
+const readingBatch = (observations) => batch(READING_BIN, observations);
 
 // ---- figures -------------------------------------------------------------------------------
 
-const median = (xs) => quantile(xs, 0.5);
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const at = (s.length - 1) * q;
-  const lo = Math.floor(at);
-  const hi = Math.ceil(at);
-  return s[lo] + (s[hi] - s[lo]) * (at - lo);
-}
 const stats = (xs) => ({ median: median(xs), p95: quantile(xs, 0.95), max: Math.max(...xs) });
 const ms = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 
@@ -311,13 +207,7 @@ if (!DEBUG) {
 }
 const server = await serve(corpus);
 const origin = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-  ],
-});
+const browser = await launchChromium();
 const chromiumVersion = browser.version();
 const results = [];
 for (const id of ids) {
@@ -430,7 +320,7 @@ out.push(`|---|---|---|---|`);
 out.push(`| JSON size (KiB) | ${median(sizes).toFixed(0)} | ${quantile(sizes, 0.95).toFixed(0)} | ${Math.max(...sizes).toFixed(0)} |`);
 out.push(`| nodes | ${median(nodes).toFixed(0)} | ${quantile(nodes, 0.95).toFixed(0)} | ${Math.max(...nodes)} |`);
 out.push("");
-// The collection caps are sized from the reading (extension/content/collect.js): no corpus page
+// The collection caps are sized from the reading (extension/content/content.js): no corpus page
 // should reach them.
 const cut = measured.filter((r) => JSON.parse(r.observation).truncated === true);
 out.push(`Pages cut by the collector's caps (observation \`truncated\`): ${cut.length} of ${measured.length}` +
@@ -478,7 +368,7 @@ out.push(`- What limits the collection ratio: per collected element, one compute
 out.push(`- \`build_reading\` is measured natively here; inside the extension it runs as WebAssembly in the background (not measured ` +
   `by this script).`);
 out.push(`- The rules were tuned on this dev half of the benchmark; the held-out half was not measured. The alternative road ` +
-  `(rs-trafilatura as WASM) was not tried: the rules met the F1 goal.`);
+  `(rs-trafilatura as WASM) is measured on WCXB (scripts/bench/wcxb.mjs), not on this corpus.`);
 out.push("");
 if (failures.length) {
   out.push(`Pages without a reading (${failures.length}): ${failures.join("; ")}.`);

@@ -5,8 +5,10 @@
 # target/<triple>/release/, or the PATH given as TRIPLE=PATH), packed with a README.txt into
 # OUT/apc-hub-<version>-<platform>.tar.gz (zip for Windows): files in sorted order, one timestamp
 # (EPOCH), fixed modes and owner, no extra attributes, gzip without a name or time, so the same
-# binary gives the same bytes. Sets HUB_ARCHIVES to the archives written. A target with no binary
-# (BUILD 0) is skipped with a line saying so.
+# binary gives the same bytes. Beside each archive, the same binary as an MCP Bundle for Claude
+# Desktop (and any other MCPB host): OUT/apc-hub-<version>-<platform>.mcpb (hub_mcpb below). Sets
+# HUB_ARCHIVES to the files written. A target with no binary (BUILD 0) is skipped with a line
+# saying so.
 
 HUB_TARGETS=(x86_64-unknown-linux-gnu x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu)
 
@@ -47,6 +49,76 @@ you point at on web pages for them.
    $exe status     shows what runs and what is wrong, with the next step
    $exe uninstall  stops it and removes it (your data stays)
 EOF
+}
+
+# mcpb_platform_of TRIPLE: the bundle's `compatibility.platforms` entry (Node's process.platform).
+hub_mcpb_platform_of() {
+  case "$1" in
+    *linux*) echo linux ;;
+    *apple*) echo darwin ;;
+    *windows*) echo win32 ;;
+    *) return 1 ;;
+  esac
+}
+
+# hub_mcpb_manifest VERSION TRIPLE EXE: the bundle's manifest.json (MCPB manifest 0.3: a binary
+# server). The host runs `apc-hub mcp --agent <agent>` from the bundle, which relays stdio to the
+# hub this person installed (`apc-hub install`), so the bundle needs no hub of its own.
+hub_mcpb_manifest() {
+  local version=$1 triple=$2 exe=$3
+  jq -n --arg version "$version" --arg exe "$exe" --arg platform "$(hub_mcpb_platform_of "$triple")" '{
+    manifest_version: "0.3",
+    name: "apc-hub",
+    display_name: "APC Page",
+    version: $version,
+    description: "Read the text you point at on any web page, through the APC Page browser extension and your apc-hub.",
+    long_description: "Connects Claude to your local apc-hub (install it first: `apc-hub install`). Point at text on a web page with the APC Page extension (drag your agent'\''s mark from the hub'\''s dock page, or select text and use the menu, Alt+Shift+K or the popup); Claude waits with `wait_for_focus` and reads it with `page__get_reading`, as untrusted page text.",
+    author: { name: "APC Page contributors" },
+    license: "MIT OR Apache-2.0",
+    icon: "icon.png",
+    server: {
+      type: "binary",
+      entry_point: ("server/" + $exe),
+      mcp_config: {
+        command: ("${__dirname}/server/" + $exe),
+        args: ["mcp", "--agent", "${user_config.agent}"]
+      }
+    },
+    user_config: {
+      agent: {
+        type: "string",
+        title: "Agent",
+        description: "Which of your hub'\''s agents this is (`apc-hub agent list`).",
+        default: "default",
+        required: false
+      }
+    },
+    tools: [
+      { name: "wait_for_focus", description: "Wait until you point at something." },
+      { name: "get_current_view", description: "What you point at now." },
+      { name: "page__get_reading", description: "The text you pointed at on a web page, with where it sits." },
+      { name: "list_app_tools", description: "The tools of the apps you point in." },
+      { name: "call_app_tool", description: "Call one of those tools." }
+    ],
+    compatibility: { platforms: [$platform] }
+  }'
+}
+
+# hub_mcpb OUT EPOCH WORK NAME TRIPLE EXE BIN VERSION: the bundle (a zip: manifest.json, icon.png,
+# server/<exe>), packed as the archives are (sorted, one timestamp, fixed modes).
+hub_mcpb() {
+  local out=$1 epoch=$2 work=$3 name=$4 triple=$5 exe=$6 bin=$7 version=$8
+  local dir=$work/$name.mcpb.d file=$out/$name.mcpb
+  rm -rf "$dir" "$file"
+  mkdir -p "$dir/server"
+  cp "$bin" "$dir/server/$exe"
+  cp extension/icons/icon-128.png "$dir/icon.png"
+  hub_mcpb_manifest "$version" "$triple" "$exe" >"$dir/manifest.json"
+  chmod 0755 "$dir" "$dir/server" "$dir/server/$exe"
+  chmod 0644 "$dir/manifest.json" "$dir/icon.png"
+  find "$dir" -exec touch -h -d "@$epoch" {} +
+  (cd "$dir" && find . -type f -printf '%P\n' | LC_ALL=C sort | TZ=UTC zip -q -X -D "$file" -@)
+  HUB_ARCHIVES+=("$file")
 }
 
 hub_archives() {
@@ -96,13 +168,14 @@ hub_archives() {
     if [[ $target == *windows* ]]; then
       file=$out/$name.zip
       rm -f "$file"
-      (cd "$hubwork" && find "$name" -type f | LC_ALL=C sort | TZ=UTC zip -q -X -D -9 "$file" -@)
+      (cd "$hubwork" && find "$name" -type f | LC_ALL=C sort | TZ=UTC zip -q -X -D "$file" -@)
     else
       file=$out/$name.tar.gz
       (cd "$hubwork" && LC_ALL=C tar --sort=name --format=ustar --owner=0 --group=0 --numeric-owner \
         --mtime="@$epoch" -cf - "$name") | gzip -n >"$file"
     fi
     HUB_ARCHIVES+=("$file")
+    hub_mcpb "$out" "$epoch" "$hubwork" "$name" "$target" "$exe" "$bin" "$version"
   done
   rm -rf "$hubwork"
 }

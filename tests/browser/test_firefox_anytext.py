@@ -12,12 +12,9 @@ shadowRoots, getComposedRanges, elementFromPoint of shadow roots, text controls'
 same in a content script.
 """
 
-import functools
 import json
 import os
 import subprocess
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium import webdriver
@@ -32,7 +29,6 @@ from apc_firefox import FIREFOX, GECKODRIVER, REPO_ROOT
 
 CASES = json.loads((REPO_ROOT / "tests" / "content" / "anytext-cases.json").read_text())["cases"]
 PAGE_HELPER = (REPO_ROOT / "tests" / "content" / "lib" / "anytext-page.js").read_text()
-FIXTURES = REPO_ROOT / "tests" / "fixtures"
 TARGET_DIR = os.environ.get("CARGO_TARGET_DIR") or str(REPO_ROOT / "target")
 READING_BIN = os.path.join(TARGET_DIR, "debug", "examples", "reading")
 # A stand-in for the extension's API that tells a closed shadow root (in a content script,
@@ -52,20 +48,6 @@ def content_script_source():
 SOURCE = content_script_source()
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def site():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(FIXTURES)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")

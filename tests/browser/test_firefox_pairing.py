@@ -1,29 +1,31 @@
 """The extension's background flows in Firefox (an event page, not a service worker), against a real
 `apc-hub`, with the PyPI `mcp` client playing the agent: pairing with the code the dock shows, from
 the popup, through the consent window; the popup's Point button pinning a page's selection, which the
-agent waits for and reads; Revoke in the popup with the hub up, which the hub then lets go of.
+agent waits for and reads; the same Point on a textarea's selection (read as the field's value) and
+on a selection inside a closed shadow root (refused in the extension's words: in the real content
+script, Firefox's openOrClosedShadowRoot tells it); Revoke in the popup with the hub up, which the
+hub then lets go of.
 
 Nothing here reaches into the hub's or the extension's insides: the agent sees only MCP, the person
 only the browser (the dock page, a fixture page, the popup and the consent window). The tests of this
 module run in order: each goes on from where the one before left the browser and the hub.
 """
 
-import functools
 import json
 import re
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from apc_firefox import REPO_ROOT, extension_url
 from apc_live import Agent, Hub
 
-FIXTURES = REPO_ROOT / "tests" / "fixtures"
 # What a person waits for at most before calling a step broken (polled, never slept).
 STEP_S = 20
 
@@ -37,24 +39,6 @@ def hub():
     yield running
     running.stop()
 
-
-# ---- A fixture site on 127.0.0.1 --------------------------------------------------------------
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def site():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(FIXTURES)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
 
 
 # ---- The agent (apc_live.Agent) -----------------------------------------------------------------
@@ -107,6 +91,31 @@ def run_in_page(driver, body, *args):
         """,
         *args,
     )
+
+
+def focus_page_window(driver, page_url):
+    """From the popup's window: makes the window whose active tab is `page_url` the last focused
+    one (what the popup's Point acts on), and checks it is so."""
+    arranged = run_in_page(
+        driver,
+        """
+        const [url] = args;
+        const windows = await browser.windows.getAll({ populate: true });
+        const target = windows.find((w) => w.tabs.some((t) => t.active && t.url === url));
+        if (!target) return { error: 'no window has the page as its active tab', windows };
+        await browser.windows.update(target.id, { focused: true });
+        for (let i = 0; i < 100; i += 1) {
+          const last = await browser.windows.getLastFocused({ populate: true });
+          const active = last.tabs.find((t) => t.active);
+          if (last.id === target.id && active?.url === url) return { window: target.id };
+          await new Promise((ok) => setTimeout(ok, 50));
+        }
+        const last = await browser.windows.getLastFocused({ populate: true });
+        return { error: 'the page window did not become the last focused', last };
+        """,
+        page_url,
+    )
+    assert "thrown" not in arranged and "error" not in arranged["value"], arranged
 
 
 def pairing_rows(driver):
@@ -243,26 +252,7 @@ def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(fir
     open_popup(driver)
     # The Point button acts on the active tab of the last focused window: make that the page's
     # window again (switching to the popup's window focused it), then check it is so.
-    arranged = run_in_page(
-        driver,
-        """
-        const [url] = args;
-        const windows = await browser.windows.getAll({ populate: true });
-        const target = windows.find((w) => w.tabs.some((t) => t.active && t.url === url));
-        if (!target) return { error: 'no window has the page as its active tab', windows };
-        await browser.windows.update(target.id, { focused: true });
-        for (let i = 0; i < 100; i += 1) {
-          const last = await browser.windows.getLastFocused({ populate: true });
-          const active = last.tabs.find((t) => t.active);
-          if (last.id === target.id && active?.url === url) return { window: target.id };
-          await new Promise((ok) => setTimeout(ok, 50));
-        }
-        const last = await browser.windows.getLastFocused({ populate: true });
-        return { error: 'the page window did not become the last focused', last };
-        """,
-        page_url,
-    )
-    assert "thrown" not in arranged and "error" not in arranged["value"], arranged
+    focus_page_window(driver, page_url)
 
     # Reopened there, the popup sees the page as the one it can point at.
     open_popup(driver)
@@ -297,6 +287,122 @@ def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(fir
     assert reading["title"] == "Field guide to tidy gardens"
     assert reading["context"]["headings"] == ["Guide", "Install", "Linux"]
     shared["reading"] = focus["next_args"]
+
+
+def point_from_the_popup(driver, pairing_id, popup, page_url):
+    """The person presses Point in the popup (its own window) for the page at `page_url`; gives
+    what the popup then says: (status line, alert)."""
+    driver.switch_to.window(popup)
+    open_popup(driver)
+    focus_page_window(driver, page_url)
+    open_popup(driver)
+    until(driver, lambda d: any(r["id"] == pairing_id and r["can_point"] for r in pairing_rows(d)),
+          "the popup's Point button stays disabled", detail=lambda: pairing_rows(driver))
+    click(driver, f'li[data-pairing-id="{pairing_id}"] button[data-action="point"]', "could not click Point")
+    until(driver, lambda d: d.find_element(By.ID, "status-line").text or d.find_element(By.ID, "alert").text,
+          "the popup said nothing after Point")
+    return driver.find_element(By.ID, "status-line").text, driver.find_element(By.ID, "alert").text
+
+
+def test_in_firefox_a_fields_selection_is_pointed_as_its_value_and_a_closed_shadow_root_is_out_of_reach(
+        firefox, hub, site, agent):
+    """Issue 21 through the real extension in Firefox: a selection in a textarea is read from the
+    field (pointed.field); a mouse selection inside a closed shadow root, which Firefox's
+    element.openOrClosedShadowRoot tells the content script of, is refused in the extension's words."""
+    driver = firefox
+    pairing_id, main, popup = needs("pairing_id"), needs("main"), needs("popup")
+    messages = json.loads((REPO_ROOT / "extension" / "_locales" / "en" / "messages.json").read_text())
+
+    page_url = site + "/form-fields.html"
+    driver.switch_to.window(main)
+    driver.get(page_url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    driver.execute_script(
+        """
+        const field = document.querySelector('#draft');
+        const start = field.value.indexOf('Second line');
+        field.focus();
+        field.setSelectionRange(start, field.value.indexOf('point of it') + 'point of it'.length);
+        """
+    )
+    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
+    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
+    assert not alert, f"Point failed: {alert}"
+    assert status == "Pinned for default."
+    is_error, result = waiting.result(timeout=30)
+    assert not is_error and result["timed_out"] is False, result
+    is_error, got = agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
+    assert not is_error, got
+    assert got["reading"]["pointed"]["text"] == "Second line of the draft, with the point of it"
+    assert got["reading"]["pointed"]["field"] == "textarea"
+
+    page_url = site + "/shadow-dom.html"
+    driver.switch_to.window(main)
+    driver.get(page_url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    box = driver.execute_script(
+        """
+        const card = document.querySelector('#closed');
+        card.scrollIntoView({ block: 'center' });
+        const r = card.getBoundingClientRect();
+        return { left: r.left, right: r.right, y: r.top + r.height / 2 };
+        """
+    )
+    mouse = PointerInput(interaction.POINTER_MOUSE, "mouse")
+    drag = ActionBuilder(driver, mouse=mouse)
+    drag.pointer_action.move_to_location(int(box["left"] + 2), int(box["y"]))
+    drag.pointer_action.pointer_down()
+    drag.pointer_action.move_to_location(int(box["right"] - 2), int(box["y"]))
+    drag.pointer_action.pointer_up()
+    drag.perform()
+    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
+    # The popup shows a refusal as its message, then its code for bug reports (errorCode).
+    assert alert == messages["errClosedShadowRoot"]["message"] + " (closed_shadow_root)", (status, alert)
+
+
+def test_point_button_on_a_selection_in_a_frame_from_another_site(firefox, hub, site, agent):
+    """The popup's Point follows the focus into the frame that has it (tests/fixtures/frames.html,
+    its frames from localhost: another site), in Firefox as in Chromium (tests/e2e/frames.e2e.test.mjs)."""
+    driver = firefox
+    pairing_id, main, popup = needs("pairing_id"), needs("main"), needs("popup")
+    child = site.replace("127.0.0.1", "localhost")
+    page_url = f"{site}/frames.html?child={child}"
+    driver.switch_to.window(main)
+    driver.get(page_url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    driver.switch_to.frame(driver.find_element(By.ID, "widget"))
+    try:
+        # The person clicks into the frame (it takes the focus) and selects a line there.
+        driver.find_element(By.ID, "reply").click()
+        expected = driver.execute_script(
+            """
+            const range = document.createRange();
+            range.selectNodeContents(document.querySelector('#reply'));
+            getSelection().removeAllRanges();
+            getSelection().addRange(range);
+            return getSelection().toString().trim();
+            """
+        )
+    finally:
+        driver.switch_to.default_content()
+    assert driver.execute_script("return document.activeElement.id") == "widget", "the frame has no focus"
+
+    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
+    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
+    assert not alert, f"Point failed: {alert}"
+    assert status == "Pinned for default."
+    is_error, result = waiting.result(timeout=30)
+    assert not is_error and result["timed_out"] is False, result
+    is_error, got = agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
+    assert not is_error, got
+    reading = got["reading"]
+    assert reading["pointed"]["how"] == "selection"
+    assert reading["pointed"]["text"] == expected
+    assert reading["url"] == page_url
+    assert reading["title"] == "A story with frames"
+    assert reading["frame"] == {"url": f"{child}/frame-child.html?widget", "origin": child,
+                                "title": "Comments on the story"}
+    shared["reading"] = result["focus"]["next_args"]
 
 
 def test_revoke_in_the_popup_with_the_hub_up(firefox, hub, agent):

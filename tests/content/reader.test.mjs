@@ -97,3 +97,24 @@ for (const [name, noise, sentences] of CLASSES) {
     }
   });
 }
+
+// Issue 19's failure classes: pages that are not one article. Each fixture marks what the main
+// text must hold (and what it must not: NOISE-…).
+const PAGE_KINDS = [
+  ["reader-forum-posts.html", "many posts", ["POST-1", "POST-2", "POST-3", "POST-4", "POST-5"]],
+  ["reader-listing-cards.html", "cards", ["CARD-INTRO", "CARD-1", "CARD-3", "CARD-6"]],
+  ["reader-service-sections.html", "sections", ["SECTION-1", "SECTION-2", "SECTION-3", "SECTION-4", "SECTION-5"]],
+  ["reader-product-variants.html", "a product's description beside its variant table", ["Men's Wool Runner", "$105", "DESCRIPTION-1", "DESCRIPTION-2"]],
+];
+for (const [name, kind, kept] of PAGE_KINDS) {
+  test(`main text: ${name} (${kind}) is read whole, without its boilerplate`, async () => {
+    const t = await open(name);
+    try {
+      const main = (await selectAll(t)).page_text;
+      for (const k of kept) assert.ok(main.includes(k), `${k} missing from ${main}`);
+      assert.ok(!/NOISE-/.test(main), `boilerplate in ${main}`);
+    } finally {
+      await t.page.close();
+    }
+  });
+}

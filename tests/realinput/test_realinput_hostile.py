@@ -335,8 +335,10 @@ def test_a_flood_of_drops_with_forged_tickets_pins_nothing_and_the_next_real_dro
         ended.append(world.drag_bait(json.dumps({**good, "ticket": f"FORGED{i:014d}"}), fast=True))
     took = time.monotonic() - started
     assert ended == ["copy"] * FLOOD, f"not every drop was taken by the extension: {ended}"
-    # The refusals' note (the hub's own answer to a ticket it never minted), then no window for a while.
-    poll(lambda: re.search(r"\bno such ticket\b", note_text(world.page) or ""),
+    # The refusals' note (the extension's words for the hub's answer to a ticket it never minted),
+    # then no window for a while.
+    unknown = MESSAGES["errTicketUnknown"]["message"]
+    poll(lambda: unknown in (note_text(world.page) or ""),
          "the page does not say the ticket was refused", detail=lambda: note_text(world.page))
     refused = note_text(world.page)
     no_window_opens(world.browser, "/consent/", world.known_windows(), SETTLE_S)

@@ -61,6 +61,23 @@ test('the hub domain comes first and large, then the agent, then the page; Don\'
   await page.close();
 });
 
+test("a drop in a frame of the page: the frame's host beside the page's, and a frame with none said so", async () => {
+  let page = await openConsent({ consent_get: canned.consent() });
+  assert.equal(await page.isHidden('#consent-frame-line'), true, 'a drop on the page itself names no frame');
+  await page.close();
+  page = await openConsent({ consent_get: canned.consent({ from_frame: true, frame_display: 'comments.example' }) });
+  assert.match(await text(page, '#consent-origin'), /en\.wikipedia\.org/);
+  assert.equal(await page.isVisible('#consent-frame-line'), true);
+  assert.equal(await text(page, '#consent-frame-line'), 'Inside a frame from: comments.example');
+  const order = await page.evaluate(() => Boolean(document.getElementById('consent-page')
+    .compareDocumentPosition(document.getElementById('consent-frame')) & Node.DOCUMENT_POSITION_FOLLOWING));
+  assert.equal(order, true, "the page's host first, then the frame's");
+  await page.close();
+  page = await openConsent({ consent_get: canned.consent({ from_frame: true, frame_display: null }) });
+  assert.equal(await text(page, '#consent-frame-line'), 'Inside a frame of that page with no address of its own.');
+  await page.close();
+});
+
 test('Allow sends consent_answer with allow: true, shows the outcome, then closes', async () => {
   const page = await openConsent({
     consent_get: canned.consent(),

@@ -44,7 +44,7 @@ impl ContentError {
             Self::Rule(e) => match e {
                 ReadingError::Url | ReadingError::UrlCredentials => "unsupported_page",
                 ReadingError::NothingPointed => "nothing_pointed",
-                ReadingError::MadeAt => "invalid_observation",
+                ReadingError::MadeAt | ReadingError::Frame => "invalid_observation",
                 ReadingError::UrlTooLong
                 | ReadingError::TooManyTargets
                 | ReadingError::TooLarge(_)

@@ -47,6 +47,7 @@ pub mod markdown;
 pub mod observation;
 pub mod render;
 pub mod timing;
+mod visible_html;
 
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::string_slice)]
@@ -140,6 +141,29 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
             markdown: page_markdown,
         })
     })
+}
+
+/// For tuning the main-text rules (`crates/content/examples/wcxb.rs`): the main text by each
+/// road (M1–M7 article, M8 region) and the prose figures the choice reads.
+#[doc(hidden)]
+pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usize), ContentError> {
+    let tree = obs.check()?;
+    let r = render::render(&tree, &[]);
+    let roads = main_text::roads(&tree, &r);
+    Ok((
+        roads.article,
+        roads.region,
+        roads.prose_total,
+        roads.prose_chosen,
+    ))
+}
+
+/// The page as HTML with only what renders (R1–R3: hidden parts removed), for an HTML-only
+/// extractor to read what the person sees (measured beside the rules by `scripts/bench/wcxb.mjs`).
+pub fn visible_html(obs: &Observation) -> Result<String, ContentError> {
+    let tree = obs.check()?;
+    let r = render::render(&tree, &[]);
+    Ok(visible_html::visible_html(&tree, &r))
 }
 
 /// A reading's page text, made after its pointed part ([`page_text_for`]).
@@ -239,6 +263,7 @@ fn reading_of(
         truncated: Some(true),
         made_at: made_at.to_owned(),
         markdown: None,
+        frame: None,
     };
     if reading.pointed.field.is_some() {
         // A field's value is what the person typed, not the page's structure, and it is in the
@@ -549,6 +574,12 @@ fn check_url(raw: &str) -> Result<String, ContentError> {
 fn check_lang(raw: &str) -> Option<String> {
     let t = raw.trim();
     apc_core::reading_rules::is_lang_tag(t).then(|| t.to_owned())
+}
+
+/// A title as a reading carries it, by the rule `build_reading` applies to `document.title`: for
+/// a title the browser gives rather than the collector (a frame's top page, from its tab).
+pub fn reading_title(raw: &str) -> String {
+    clean_line(raw, TITLE_MAX_CHARS)
 }
 
 /// One line: control characters dropped, whitespace runs made one space, trimmed, capped.

@@ -27,97 +27,29 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
+//! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
+//!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
+//!   paragraphs: pages of many sections are read whole.
+//! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
+//!   banners, forms, menus of short links, cookie/share/newsletter/related parts.
+//! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, else the
+//!   region (M8): products, listings, threads of short posts, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
 use crate::observation::Tree;
-use crate::render::{layout, Layout, Rendered};
+use crate::render::{layout, Rendered};
 
-/// Words in a class or id that say "this is the content".
-const POSITIVE: &[&str] = &[
-    "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
-    "blog", "story",
-];
-/// Words that say "probably not the content" (lose to a positive word).
-const WEAK_NEGATIVE: &[&str] = &[
-    "hidden",
-    "banner",
-    "combx",
-    "contact",
-    "footer",
-    "foot",
-    "masthead",
-    "media",
-    "meta",
-    "scroll",
-    "shoutbox",
-    "sidebar",
-    "skyscraper",
-    "shopping",
-    "tags",
-    "widget",
-    "nav",
-    "menu",
-    "header",
-    "pagination",
-    "pager",
-    "popup",
-    "tool",
-    "caption",
-    "credit",
-];
-/// Words that say "not the content" whatever else the class says.
-const STRONG_NEGATIVE: &[&str] = &[
-    "comment",
-    "disqus",
-    "respond",
-    "reply",
-    "replies",
-    "related",
-    "recommend",
-    "share",
-    "sharing",
-    "social",
-    "newsletter",
-    "subscribe",
-    "signup",
-    "promo",
-    "sponsor",
-    "outbrain",
-    "taboola",
-    "breadcrumb",
-    "byline",
-    "author-bio",
-    "authorbio",
-    "cookie",
-    "consent",
-    "most-popular",
-    "mostpopular",
-    "trending",
-    "read-more",
-    "readmore",
-    "more-stories",
-    "screen-reader",
-    "sr-only",
-    "visually-hidden",
-    "visuallyhidden",
-    "print-only",
-];
-/// Class or id tokens that are ads (matched as whole tokens or their prefix/suffix `ad-`, `-ad`).
-const AD_TOKENS: &[&str] = &["ad", "ads", "advertisement", "adsbygoogle", "dfp"];
-const NOISE_TAGS: &[&str] = &["nav", "aside", "footer", "button", "dialog", "menu"];
-const NOISE_ROLES: &[&str] = &[
-    "navigation",
-    "complementary",
-    "contentinfo",
-    "search",
-    "menu",
-    "menubar",
-    "dialog",
-    "alert",
-    "alertdialog",
-];
-const MIN_PARAGRAPH_BYTES: usize = 25;
+mod cover;
+mod page;
+mod region;
+
+pub(crate) use page::tidy_breaks;
+use page::{
+    at, class_weight, hints, is_block, is_heading, len, noise_by_kind, set, strongly_negative,
+    survey, tag_weight, Page, MIN_PARAGRAPH_BYTES,
+};
+
 /// How a short block that points elsewhere starts (M4; English only).
 const PROMO_PREFIXES: &[&str] = &[
     "related:",
@@ -151,223 +83,6 @@ const COMMENT_HEADINGS: &[&str] = &[
     "no comments",
     "replies",
 ];
-
-/// `v[i]`, or the default when `i` is out of range.
-fn at<T: Copy + Default>(v: &[T], i: usize) -> T {
-    v.get(i).copied().unwrap_or_default()
-}
-
-fn set<T>(v: &mut [T], i: usize, x: T) {
-    if let Some(slot) = v.get_mut(i) {
-        *slot = x;
-    }
-}
-
-fn len(r: &Rendered, i: usize) -> usize {
-    r.span(i).map_or(0, |(a, b)| b - a)
-}
-
-/// The lower-cased class and id of an element, space separated, without the taxonomy tokens
-/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role).
-fn hints(tree: &Tree<'_>, i: usize) -> String {
-    let node = tree.node(i);
-    let mut s = String::new();
-    for attr in ["class", "id"] {
-        if let Some(v) = node.attr(attr) {
-            for token in v.split_ascii_whitespace() {
-                let t = token.to_ascii_lowercase();
-                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-"))
-                {
-                    s.push_str(&t);
-                    s.push(' ');
-                }
-            }
-        }
-    }
-    s
-}
-
-/// Words that name the body of a post outright: they win over any negative word.
-const BODY_NAMES: &[&str] = &[
-    "hentry",
-    "h-entry",
-    "entry-content",
-    "post-content",
-    "post-body",
-    "article-body",
-    "articlebody",
-    "article-content",
-    "story-body",
-];
-
-fn has_ad_token(h: &str) -> bool {
-    h.split(|c: char| c.is_whitespace()).any(|t| {
-        AD_TOKENS.contains(&t)
-            || t.starts_with("ad-")
-            || t.starts_with("ads-")
-            || t.ends_with("-ad")
-            || t.ends_with("-ads")
-            || t.starts_with("advert")
-    })
-}
-
-/// The class/id says this is not content, whatever else it says. Never said of the page's
-/// root, body, a declared main or article, or a link (page-wide classes such as a body's
-/// `logged-out unsubscribed` say nothing about the text).
-fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {
-    if matches!(
-        tree.node(i).tag(),
-        "html" | "body" | "main" | "article" | "a"
-    ) {
-        return false;
-    }
-    let h = hints(tree, i);
-    !h.is_empty()
-        && !BODY_NAMES.iter().any(|k| h.contains(k))
-        && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(&h))
-}
-
-fn class_weight(tree: &Tree<'_>, i: usize) -> f64 {
-    let v = hints(tree, i);
-    let mut w = 0.0;
-    {
-        {
-            let pos = POSITIVE.iter().any(|k| v.contains(k));
-            let body = BODY_NAMES.iter().any(|k| v.contains(k));
-            let neg = !body
-                && (STRONG_NEGATIVE.iter().any(|k| v.contains(k))
-                    || has_ad_token(&v)
-                    || (!pos && WEAK_NEGATIVE.iter().any(|k| v.contains(k))));
-            if neg {
-                w -= 25.0;
-            }
-            if pos {
-                w += 25.0;
-            }
-        }
-    }
-    w
-}
-
-fn tag_weight(tag: &str) -> f64 {
-    match tag {
-        "div" => 5.0,
-        "pre" | "td" | "blockquote" => 3.0,
-        "address" | "ol" | "ul" | "dl" | "dd" | "dt" | "li" | "form" => -3.0,
-        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "th" => -5.0,
-        _ => 0.0,
-    }
-}
-
-fn is_block(lay: Layout) -> bool {
-    matches!(lay, Layout::Block | Layout::Row | Layout::Cell)
-}
-
-fn is_heading(tag: &str) -> bool {
-    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
-}
-
-/// Noise by what the element is: its tag or role.
-fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
-    let node = tree.node(i);
-    NOISE_TAGS.contains(&node.tag())
-        || node
-            .attr("role")
-            .is_some_and(|r| NOISE_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
-}
-
-/// Per rendered element: the counts the rules read, over its whole rendered subtree.
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    links: usize,
-    commas: usize,
-    p: usize,
-    img: usize,
-    li: usize,
-    li_text: usize,
-    inputs: usize,
-    embeds: usize,
-}
-
-/// What the rules see of the page.
-struct Page<'t, 'o, 'r> {
-    tree: &'t Tree<'o>,
-    r: &'r Rendered,
-    counts: Vec<Counts>,
-    /// Inside a part that never counts (M1): noise tag or role, or a strongly negative class.
-    unlikely: Vec<bool>,
-    /// Holds a block-level element.
-    has_block: Vec<bool>,
-}
-
-impl Page<'_, '_, '_> {
-    fn density(&self, i: usize) -> f64 {
-        let l = len(self.r, i);
-        if l == 0 {
-            0.0
-        } else {
-            (at(&self.counts, i).links as f64 / l as f64).min(1.0)
-        }
-    }
-}
-
-fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
-    let n = tree.obs.nodes.len();
-    let mut counts = vec![Counts::default(); n];
-    let mut has_block = vec![false; n];
-    for &i in r.order.iter().rev() {
-        let i = i as usize;
-        let node = tree.node(i);
-        let mut c = at(&counts, i);
-        if let Some(text) = &node.text {
-            c.commas += text.matches([',', '，', '、', '،']).count();
-        } else {
-            match node.tag() {
-                "a" => c.links = len(r, i),
-                "p" => c.p += 1,
-                "img" | "picture" | "svg" => c.img += 1,
-                "li" => {
-                    c.li += 1;
-                    c.li_text = len(r, i);
-                }
-                "input" | "select" | "textarea" | "button" => c.inputs += 1,
-                "iframe" | "embed" | "object" | "video" => c.embeds += 1,
-                _ => {}
-            }
-        }
-        set(&mut counts, i, c);
-        if let Some(p) = tree.parent_of(i) {
-            if let Some(pc) = counts.get_mut(p) {
-                pc.links += c.links;
-                pc.commas += c.commas;
-                pc.p += c.p;
-                pc.img += c.img;
-                pc.li += c.li;
-                pc.li_text += c.li_text;
-                pc.inputs += c.inputs;
-                pc.embeds += c.embeds;
-            }
-            if node.is_element() && (at(&has_block, i) || is_block(layout(node))) {
-                set(&mut has_block, p, true);
-            }
-        }
-    }
-    let mut unlikely = vec![false; n];
-    for &i in &r.order {
-        let i = i as usize;
-        let inherited = tree.parent_of(i).is_some_and(|p| at(&unlikely, p));
-        let own =
-            tree.node(i).is_element() && (noise_by_kind(tree, i) || strongly_negative(tree, i));
-        set(&mut unlikely, i, inherited || own);
-    }
-    Page {
-        tree,
-        r,
-        counts,
-        unlikely,
-        has_block,
-    }
-}
 
 /// M1: the paragraphs, as (block, container, bytes, commas), short ones too (they count as
 /// paragraphs for the cleaning rule but score nothing).
@@ -437,7 +152,8 @@ fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
 
 /// M2: the candidates' final scores; each element's paragraph count goes into `counts.p`
 /// (a `br`-separated run counts as the paragraph it reads as).
-fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
+#[allow(clippy::type_complexity)]
+fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, usize, usize)>) {
     let tree = page.tree;
     let n = tree.obs.nodes.len();
     let mut score: Vec<Option<f64>> = vec![None; n];
@@ -452,7 +168,7 @@ fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
             }
         }
     }
-    for (block, container, bytes, commas) in found {
+    for &(block, container, bytes, commas) in &found {
         if bytes < MIN_PARAGRAPH_BYTES || at(&page.unlikely, block) {
             continue;
         }
@@ -470,17 +186,67 @@ fn scores(page: &mut Page<'_, '_, '_>) -> Vec<Option<f64>> {
             };
         }
     }
-    (0..n)
+    let fin = (0..n)
         .map(|i| at(&score, i).map(|s| s * (1.0 - page.density(i))))
-        .collect()
+        .collect();
+    (fin, found)
 }
 
-/// The main text: the chosen parts' rendered text with noise cut out, and the ranges of the rendered text it was made of, in document order (the
-/// Markdown of the main text renders the same ranges: `markdown.rs`).
+/// The main text: the chosen road's text, and the ranges of the rendered text it was made of, in
+/// document order (the Markdown of the main text renders the same ranges: `markdown.rs`).
 pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Vec<(usize, usize)>) {
-    let mut ranges = Vec::new();
+    let roads = roads(tree, r);
+    if is_article(&roads) {
+        (roads.article, roads.article_ranges)
+    } else {
+        (roads.region, roads.region_ranges)
+    }
+}
+
+/// M9: the page reads as one article when the article road's text is mostly prose (at least
+/// [`PROSE_DENSITY`] of it, and [`MIN_PROSE`] bytes or more) and at least [`MIN_TEXT_SHARE`] of
+/// the region's text, or when its prose ([`MIN_SHARED_PROSE`] bytes or more) is at least
+/// [`PROSE_SHARE`] of the region's text and the article road's text at least [`TEXT_SHARE`] of it; else its main text is the region (M8): a
+/// product, a listing, a thread of short posts, a service page of short sections
+/// (`a_page_of_short_parts_reads_as_its_region`, `an_article_reads_as_its_article`).
+fn is_article(roads: &Roads) -> bool {
+    let region = roads.region.len().max(1) as f64;
+    let article = roads.article.len() as f64;
+    let (total, chosen) = (roads.prose_total as f64, roads.prose_chosen as f64);
+    (chosen >= PROSE_DENSITY * article.max(1.0)
+        && roads.prose_total >= MIN_PROSE
+        && article >= MIN_TEXT_SHARE * region)
+        || (roads.prose_total >= MIN_SHARED_PROSE
+            && total >= PROSE_SHARE * region
+            && article >= TEXT_SHARE * region)
+}
+
+/// M9's figures.
+const PROSE_DENSITY: f64 = 0.6;
+const MIN_PROSE: usize = 1000;
+const MIN_TEXT_SHARE: f64 = 0.1;
+const PROSE_SHARE: f64 = 0.2;
+const MIN_SHARED_PROSE: usize = 200;
+const TEXT_SHARE: f64 = 0.2;
+
+/// The main text by each road, and what the choice between them reads.
+pub(crate) struct Roads {
+    /// M1–M7: the best-scoring part, widened to cover the prose, cleaned.
+    pub article: String,
+    /// The rendered text's ranges `article` was made of.
+    pub article_ranges: Vec<(usize, usize)>,
+    /// M8: the declared region, boilerplate cut.
+    pub region: String,
+    /// The rendered text's ranges `region` was made of.
+    pub region_ranges: Vec<(usize, usize)>,
+    /// Bytes of prose (M7) on the page, and inside the article road's part.
+    pub prose_total: usize,
+    pub prose_chosen: usize,
+}
+
+pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut page = survey(tree, r);
-    let fin = scores(&mut page);
+    let (fin, found) = scores(&mut page);
     let elements: Vec<usize> = r
         .order
         .iter()
@@ -493,6 +259,14 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
         .filter(|&i| !matches!(tree.node(i).tag(), "body" | "html"))
         .filter_map(|i| at(&fin, i).map(|s| (i, s)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
+    let body = elements
+        .iter()
+        .copied()
+        .find(|&i| tree.node(i).tag() == "body");
+    let prose = cover::prose(&page, &found);
+    let (region, region_ranges) = body
+        .map(|b| region::text(&page, region::root(&page, b)))
+        .unwrap_or_default();
     let parts: Vec<usize> = match best {
         Some(mut top) => {
             // A parent that scores at least as well holds more of the same content.
@@ -506,7 +280,12 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
                 }
             }
             let top = common_home(&page, &fin, top);
-            with_siblings(&page, &fin, top, &words(&tree.obs.title))
+            let wide = body.map_or(top.0, |b| cover::widen(&page, &prose, top.0, b));
+            if wide == top.0 {
+                with_siblings(&page, &fin, top, &words(&tree.obs.title))
+            } else {
+                vec![wide]
+            }
         }
         None => elements
             .iter()
@@ -516,25 +295,31 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
             .collect(),
     };
     let mut text = String::new();
-    for top in parts {
+    let mut ranges = Vec::new();
+    for &top in &parts {
         text.push_str(&cleaned(&page, &fin, top, &mut ranges));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
+    let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
+    let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
+    let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
+        article,
+        article_ranges,
+        region: region.clone(),
+        region_ranges: region_ranges.clone(),
+        prose_total,
+        prose_chosen,
+    };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
-        return (text, ranges);
+        return done(text, ranges);
     }
     // M6: cleaning left less than a paragraph (an app's page of short labels, lists and controls, where every
     // part looks like noise to an article's rules): the page's whole visible text, uncut, so the
     // agent still gets what the person sees.
-    let body = elements
-        .iter()
-        .copied()
-        .find(|&i| tree.node(i).tag() == "body")
-        .and_then(|body| r.span(body));
-    match body {
-        Some((a, b)) => (tidy_breaks(r.slice(a, b)), vec![(a, b)]),
-        None => (String::new(), Vec::new()),
+    match body.and_then(|body| r.span(body)) {
+        Some((a, b)) => done(tidy_breaks(r.slice(a, b)), vec![(a, b)]),
+        None => done(String::new(), Vec::new()),
     }
 }
 
@@ -747,22 +532,4 @@ fn cleaned(
     text.push_str(r.slice(from, end));
     kept.push((from, end));
     text
-}
-
-/// Trims each end and turns three or more line breaks in a row into two.
-pub(crate) fn tidy_breaks(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut newlines = 0;
-    for c in text.trim().chars() {
-        if c == '\n' {
-            newlines += 1;
-            if newlines <= 2 {
-                out.push(c);
-            }
-        } else {
-            newlines = 0;
-            out.push(c);
-        }
-    }
-    out
 }

@@ -1295,6 +1295,7 @@ fn title_heading_is_not_body() {
             e("h1", vec![x("Raised beds for tidy gardens")]),
             para(&prose(0, "Body")),
             para(&prose(1, "Body")),
+            para(&prose(2, "Body")),
         ],
     )]);
     obs.title = "Raised beds for tidy gardens | The Garden Site".into();
@@ -1386,6 +1387,7 @@ fn captions_are_cut() {
                 vec![x("CREDIT Getty Images")],
             ),
             para(&prose(1, "Body")),
+            para(&prose(2, "Body")),
         ],
     )]);
     let main = main_of(obs);
@@ -1407,6 +1409,7 @@ fn link_only_promotions_are_cut() {
                 vec![e("a", vec![x("READ MORE ON THE SITE BY CLICKING HERE")])],
             ),
             para(&prose(1, "Body")),
+            para(&prose(2, "Body")),
         ],
     )]);
     let main = main_of(obs);
@@ -1586,6 +1589,331 @@ fn the_page_text_fits_the_cap_with_the_pointed_part_and_is_of_the_same_page() {
         page_text_for(&other, &pointed),
         Err(ContentError::Malformed(_))
     ));
+}
+
+// ---- M7 cover, M8 region, M9 choice (issue 19: pages that are not one article) ----
+
+/// A short link (a card's title or a menu entry).
+fn link(text: &str) -> T {
+    e("a", vec![x(text)])
+}
+
+#[test]
+fn a_page_of_sections_is_read_whole() {
+    // A listicle: each entry its own section of two paragraphs, under one list; the best-scoring
+    // block is one entry, the main text is all of them.
+    let entries: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "section",
+                &[("class", "entry")],
+                vec![
+                    e("h2", vec![x(&format!("Entry {n}"))]),
+                    para(&prose(2 * n, "Entry")),
+                    para(&prose(2 * n + 1, "Entry")),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("nav", vec![link("Home"), link("Guides"), link("About")]),
+        e("div", entries),
+    ]));
+    for n in 0..12 {
+        assert!(
+            main.contains(&format!("Entry sentence {n},")),
+            "{n}: {main}"
+        );
+    }
+    assert!(!main.contains("Guides"), "{main}");
+}
+
+#[test]
+fn teaser_cards_do_not_widen_the_part() {
+    // The article, then "recent articles": cards of a headline link and a summary, and a block
+    // of teasers written inline. Their summaries are prose by length, not the page's text.
+    let cards: Vec<T> = (0..5)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "card")],
+                vec![link(&format!("Headline {n}")), para(&prose(n, "Teaser"))],
+            )
+        })
+        .collect();
+    let inline: Vec<T> = (0..5)
+        .flat_map(|n| {
+            vec![
+                link(&format!("Other story {n}")),
+                x(&prose(n, " Inline teaser")),
+            ]
+        })
+        .collect();
+    let main = main_of(page(vec![
+        ea(
+            "div",
+            &[("class", "article")],
+            (0..12).map(|n| para(&prose(n, "Article"))).collect(),
+        ),
+        e("div", cards),
+        e("div", inline),
+    ]));
+    assert!(main.contains("Article sentence 11,"), "{main}");
+    assert!(!main.contains("Teaser sentence"), "{main}");
+}
+
+#[test]
+fn one_stray_paragraph_does_not_widen_the_part() {
+    // The story's five paragraphs and, elsewhere, one long paragraph about it: not a section.
+    let main = main_of(page(vec![
+        ea(
+            "div",
+            &[("class", "story")],
+            (0..5).map(|n| para(&prose(n, "Story"))).collect(),
+        ),
+        e(
+            "div",
+            vec![para(
+                &"A stray long paragraph of other words, and more. ".repeat(9),
+            )],
+        ),
+    ]));
+    assert!(main.contains("Story sentence 4,"), "{main}");
+    assert!(!main.contains("A stray long"), "{main}");
+}
+
+/// A product page: the name, price, a variant form, the description beside a spec table,
+/// related products as cards, a newsletter box and a footer of links.
+fn product_page() -> Observation {
+    let related: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "tile")],
+                vec![link(&format!("Other product {n}")), x("$19")],
+            )
+        })
+        .collect();
+    page(vec![
+        ea(
+            "header",
+            &[("class", "site")],
+            vec![link("Shop"), link("Cart")],
+        ),
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Wool Runner")]),
+                e("div", vec![x("$98")]),
+                e(
+                    "form",
+                    vec![
+                        e("label", vec![x("Select a size")]),
+                        e("input", vec![]),
+                        e("button", vec![x("Add to Cart")]),
+                    ],
+                ),
+                ea(
+                    "div",
+                    &[("class", "description")],
+                    vec![para("Soft merino wool keeps feet cozy.")],
+                ),
+                e(
+                    "ul",
+                    [
+                        "Machine washable",
+                        "Sugarcane foam sole",
+                        "Odor minimizing",
+                        "Made in Vietnam",
+                    ]
+                    .iter()
+                    .map(|f| e("li", vec![x(f)]))
+                    .collect(),
+                ),
+                e(
+                    "table",
+                    [
+                        ("Material", "Merino wool"),
+                        ("Weight", "300 grams"),
+                        ("Fit", "True to size"),
+                    ]
+                    .iter()
+                    .map(|(k, v)| {
+                        e(
+                            "tr",
+                            vec![
+                                es("td", disp("table-cell"), vec![x(k)]),
+                                es("td", disp("table-cell"), vec![x(v)]),
+                            ],
+                        )
+                    })
+                    .collect(),
+                ),
+                ea("div", &[("class", "related-products")], related),
+                ea(
+                    "div",
+                    &[("class", "newsletter")],
+                    vec![x("Sign up for 10% off")],
+                ),
+            ],
+        ),
+        e(
+            "footer",
+            vec![link("About"), link("Careers"), link("Press")],
+        ),
+    ])
+}
+
+#[test]
+fn the_declared_main_region_is_read_whole() {
+    let main = main_of(product_page());
+    for kept in [
+        "Wool Runner",
+        "Soft merino wool keeps feet cozy.",
+        "Odor minimizing",
+        "Merino wool",
+        "True to size",
+    ] {
+        assert!(main.contains(kept), "{kept}: {main}");
+    }
+}
+
+#[test]
+fn forms_and_banners_are_cut_from_the_region() {
+    let main = main_of(product_page());
+    for cut in [
+        "Add to Cart",
+        "Select a size",
+        "Shop",
+        "Careers",
+        "Sign up",
+        "Other product",
+    ] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
+}
+
+#[test]
+fn a_page_wrapped_in_a_form_keeps_its_region() {
+    // An ASP.NET page: the whole body is one form.
+    let main = main_of(page(vec![e(
+        "form",
+        vec![
+            e("h1", vec![x("Plumbing services")]),
+            e(
+                "ul",
+                (0..4)
+                    .map(|n| e("li", vec![x(&format!("Service {n} we offer"))]))
+                    .collect(),
+            ),
+            e("div", vec![x("Call us for a free quote today.")]),
+        ],
+    )]));
+    assert!(main.contains("Service 3 we offer"), "{main}");
+    assert!(main.contains("free quote"), "{main}");
+}
+
+#[test]
+fn menus_are_cut_from_the_region() {
+    // A listing: its entries are links with long titles (kept); the site's menu is short links.
+    let entries: Vec<T> = (0..6)
+        .map(|n| {
+            e(
+                "li",
+                vec![link(&format!(
+                    "Introduction to machine learning, course number {n}"
+                ))],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        ea(
+            "div",
+            &[("class", "top")],
+            vec![link("Women"), link("Men"), link("Kids"), link("Sale")],
+        ),
+        e(
+            "main",
+            vec![e("h1", vec![x("Learning path")]), e("ul", entries)],
+        ),
+    ]));
+    assert!(main.contains("course number 5"), "{main}");
+    assert!(!main.contains("Women"), "{main}");
+}
+
+#[test]
+fn a_page_of_short_parts_reads_as_its_region() {
+    // A forum thread of short posts: none is a paragraph of an article, all are the text.
+    let posts: Vec<T> = (0..5)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "message")],
+                vec![
+                    ea("div", &[("class", "user")], vec![link(&format!("user{n}"))]),
+                    e("div", vec![x(&format!("Post {n}: same here, it works."))]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("nav", vec![link("Forums"), link("Members")]),
+        e(
+            "main",
+            vec![e("h1", vec![x("Thread title")]), e("div", posts)],
+        ),
+    ]));
+    for n in 0..5 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Members"), "{main}");
+}
+
+#[test]
+fn an_article_reads_as_its_article() {
+    // An article in a main that also holds a share bar and a list of short links: the article
+    // road (its prose) is the text, not the whole region.
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            ea(
+                "div",
+                &[("class", "post-content")],
+                (0..6).map(|n| para(&prose(n, "Article"))).collect(),
+            ),
+            e(
+                "div",
+                (0..8)
+                    .map(|n| e("div", vec![x(&format!("Tag {n}"))]))
+                    .collect(),
+            ),
+        ],
+    )]));
+    assert!(main.contains("Article sentence 5,"), "{main}");
+    assert!(!main.contains("Tag 3"), "{main}");
+}
+
+#[test]
+fn visible_html_has_only_what_renders_and_escapes_page_strings() {
+    let obs = page(vec![
+        ea(
+            "p",
+            &[("class", "a\"b")],
+            vec![x("Shown <b>not a tag</b> & more")],
+        ),
+        es("div", disp("none"), vec![x("HIDDEN")]),
+        ea("div", &[("aria-hidden", "true")], vec![x("ALSO HIDDEN")]),
+    ]);
+    let html = visible_html(&obs).unwrap();
+    assert!(
+        html.contains("<p class=\"a&quot;b\">Shown &lt;b&gt;not a tag&lt;/b&gt; &amp; more</p>"),
+        "{html}"
+    );
+    assert!(!html.contains("HIDDEN"), "{html}");
+    assert!(
+        html.starts_with("<!doctype html>") && html.ends_with("</html>"),
+        "{html}"
+    );
 }
 
 // --- Issue 21: any text on any page ---------------------------------------------------------

@@ -85,6 +85,11 @@ pub struct PageReading {
     /// extension that made none. The plain texts above are kept as they are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markdown: Option<ReadingMarkdown>,
+    /// The text is in a frame of the page: `url` and `title` are then the top page's (the page the
+    /// person is on), and the pointed text, `lang`, `context` and `page_text` the frame's. Absent for
+    /// the top page itself, and in every reading an extension before frames made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<ReadingFrame>,
 }
 
 /// A reading's texts as GitHub Markdown (`crate::markdown` says how page text is escaped in it).
@@ -102,6 +107,19 @@ pub struct ReadingMarkdown {
     /// text follows (`text_follows`), or when only the plain text fit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
+}
+
+/// Where in its page a reading's text is: a frame (`PageReading::frame`), as the browser names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadingFrame {
+    /// The frame's own address when it has one on the web (http or https); `None` for a frame with
+    /// none of its own (`about:blank`, `about:srcdoc`, `data:`, `blob:`, a `javascript:` URL).
+    pub url: Option<String>,
+    /// The frame's origin as the browser gives it (`https://widget.example`); `"null"` for an
+    /// opaque one (a sandboxed frame, a `data:` URL).
+    pub origin: String,
+    /// The frame document's title.
+    pub title: String,
 }
 
 /// `page` in a hub's `apc.json`: the page app's endpoints, absolute URLs on the hub's origin.

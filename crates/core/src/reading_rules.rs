@@ -12,9 +12,12 @@
 //!   [`READING_MAX_HEADINGS`] headings of at most [`READING_HEADING_MAX_CHARS`] characters;
 //! - RR4 the pointed text is not blank;
 //! - RR5 `made_at` is 1 to 64 printable ASCII characters;
-//! - RR6 the whole reading's JSON takes at most [`READING_MAX_BYTES`].
+//! - RR6 the whole reading's JSON takes at most [`READING_MAX_BYTES`];
+//! - RR7 a reading from a frame (`frame`) names it as the browser does: its own URL, when it has
+//!   one, passes RR1; its origin is `"null"` or an http(s) origin, at most
+//!   [`READING_ORIGIN_MAX_BYTES`]; its title is capped as RR3 caps the page's.
 
-use crate::page_link::{PageReading, READING_MAX_BYTES};
+use crate::page_link::{PageReading, ReadingFrame, READING_MAX_BYTES};
 
 /// Most bytes of a reading's URL (RR1). Browsers allow longer; pages with URLs over 4 KiB exist.
 pub const READING_URL_MAX_BYTES: usize = 8 * 1024;
@@ -28,6 +31,9 @@ pub const READING_LANG_MAX_BYTES: usize = 35;
 pub const READING_MAX_HEADINGS: usize = 9;
 /// Most characters of one heading (RR3).
 pub const READING_HEADING_MAX_CHARS: usize = 200;
+
+/// Most bytes of a frame's origin (RR7): a scheme, a host of at most 253 bytes and a port.
+pub const READING_ORIGIN_MAX_BYTES: usize = 300;
 
 /// Why a reading is not acceptable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -48,6 +54,8 @@ pub enum ReadingError {
     NothingPointed,
     #[error("the reading's made_at is not a timestamp")]
     MadeAt,
+    #[error("the reading's frame is not named as a browser names a frame")]
+    Frame,
 }
 
 impl ReadingError {
@@ -62,7 +70,7 @@ impl ReadingError {
 const WHOLE_READING: &str = "reading";
 
 impl PageReading {
-    /// Checks every rule of a reading (RR1-RR6, see the module docs).
+    /// Checks every rule of a reading (RR1-RR7, see the module docs).
     pub fn check(&self) -> Result<(), ReadingError> {
         check_reading_url(&self.url)?;
         if self.pointed.targets.len() > READING_MAX_TARGETS {
@@ -91,6 +99,9 @@ impl PageReading {
         if m.is_empty() || m.len() > 64 || !m.bytes().all(|b| b.is_ascii_graphic()) {
             return Err(ReadingError::MadeAt);
         }
+        if let Some(frame) = &self.frame {
+            check_reading_frame(frame)?;
+        }
         let json = serde_json::to_vec(self).map_err(|_| ReadingError::TooLarge(WHOLE_READING))?;
         if json.len() > READING_MAX_BYTES {
             return Err(ReadingError::TooLarge(WHOLE_READING));
@@ -113,6 +124,28 @@ pub fn check_reading_url(raw: &str) -> Result<(), ReadingError> {
         return Err(ReadingError::UrlCredentials);
     }
     Ok(())
+}
+
+/// RR7 on its own: a frame as the browser names it.
+pub fn check_reading_frame(frame: &ReadingFrame) -> Result<(), ReadingError> {
+    if let Some(url) = &frame.url {
+        check_reading_url(url).map_err(|_| ReadingError::Frame)?;
+    }
+    if !is_frame_origin(&frame.origin) {
+        return Err(ReadingError::Frame);
+    }
+    if frame.title.chars().count() > READING_TITLE_MAX_CHARS {
+        return Err(ReadingError::TooLarge("frame title"));
+    }
+    Ok(())
+}
+
+/// `"null"`, or the serialization of an http(s) origin (scheme, host, a port that is not the
+/// default; no path), at most [`READING_ORIGIN_MAX_BYTES`].
+pub fn is_frame_origin(origin: &str) -> bool {
+    origin == "null"
+        || (origin.len() <= READING_ORIGIN_MAX_BYTES
+            && crate::web_origin(origin).is_some_and(|o| o.origin == origin))
 }
 
 /// A language tag as a reading carries it: letters, digits and hyphens, starting with a letter.
@@ -145,6 +178,7 @@ mod tests {
             truncated: None,
             made_at: "2026-11-29T00:00:00Z".into(),
             markdown: None,
+            frame: None,
         }
     }
 
@@ -233,5 +267,65 @@ mod tests {
         r.page_text = None;
         r.title = "t".repeat(READING_TITLE_MAX_CHARS + 1);
         assert!(!r.check().unwrap_err().is_over_the_reading_cap());
+    }
+
+    #[test]
+    fn rr7_a_frame_is_named_as_the_browser_names_it() {
+        let frame = |url: Option<&str>, origin: &str| ReadingFrame {
+            url: url.map(str::to_owned),
+            origin: origin.into(),
+            title: "Comments".into(),
+        };
+        for good in [
+            frame(
+                Some("https://widget.example/c?id=3"),
+                "https://widget.example",
+            ),
+            frame(None, "https://example.com"),
+            frame(None, "http://127.0.0.1:8080"),
+            // A sandboxed frame of a site, or a data: URL: an opaque origin.
+            frame(Some("https://widget.example/c"), "null"),
+            frame(None, "null"),
+        ] {
+            let mut r = reading();
+            r.frame = Some(good.clone());
+            assert_eq!(r.check(), Ok(()), "{good:?}");
+        }
+        for bad in [
+            frame(Some("about:srcdoc"), "https://example.com"),
+            frame(Some("data:text/html,hi"), "null"),
+            frame(
+                Some("https://u:p@widget.example/"),
+                "https://widget.example",
+            ),
+            frame(None, "https://example.com/path"),
+            frame(None, "https://Example.com"),
+            frame(None, "ftp://example.com"),
+            frame(None, ""),
+            frame(
+                None,
+                &format!("https://{}.example", "a".repeat(READING_ORIGIN_MAX_BYTES)),
+            ),
+        ] {
+            let mut r = reading();
+            r.frame = Some(bad.clone());
+            assert_eq!(r.check(), Err(ReadingError::Frame), "{bad:?}");
+        }
+        let mut r = reading();
+        let mut long = frame(None, "null");
+        long.title = "t".repeat(READING_TITLE_MAX_CHARS + 1);
+        r.frame = Some(long);
+        assert_eq!(r.check(), Err(ReadingError::TooLarge("frame title")));
+    }
+
+    /// A reading as the extension's previous release pinned it (no `frame`; the hub keeps it as
+    /// JSON) still reads and passes every rule, and writes back without a `frame` key.
+    #[test]
+    fn a_reading_the_previous_release_pinned_still_reads() {
+        let pinned = r#"{"url":"https://example.com/guide","title":"Guide","lang":"en","pointed":{"text":"Raised beds water themselves.","how":"drop","targets":[{"kind":"doc","id":"garden","part":null,"params":null}]},"context":{"headings":["Guide","Install"],"before":"Pick a spot.","after":"Check the soil."},"page_text":"Pick a spot. Raised beds water themselves.","made_at":"2026-11-29T00:00:00Z"}"#;
+        let reading: PageReading = serde_json::from_str(pinned).unwrap();
+        assert_eq!(reading.frame, None);
+        assert_eq!(reading.check(), Ok(()));
+        assert_eq!(serde_json::to_string(&reading).unwrap(), pinned);
     }
 }

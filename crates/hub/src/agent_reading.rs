@@ -163,6 +163,11 @@ pub fn answer(
     if let Some(lang) = &reading.lang {
         r.insert("lang".into(), json!(lang));
     }
+    // The frame the text is in (its URL, origin, title): the page's URL and title above are the top
+    // page's.
+    if let Some(frame) = &reading.frame {
+        r.insert("frame".into(), json!(frame));
+    }
     if args.offset.is_none() {
         let mut p = json!({ "text": pointed, "how": reading.pointed.how, "targets": reading.pointed.targets });
         if let (Some(field), Some(p)) = (reading.pointed.field, p.as_object_mut()) {
@@ -255,7 +260,34 @@ mod tests {
             truncated: Some(true),
             made_at: "2026-11-29T00:00:00Z".into(),
             markdown,
+            frame: None,
         }
+    }
+
+    #[test]
+    fn a_frames_reading_names_its_frame_in_every_format() {
+        let mut r = reading("Comments.", None);
+        r.frame = Some(apc_core::page_link::ReadingFrame {
+            url: Some("https://widget.example/comments".into()),
+            origin: "https://widget.example".into(),
+            title: "Comments on the story".into(),
+        });
+        for format in [Format::Markdown, Format::Text] {
+            let a = answer(head(), &r, args(None, DEFAULT_ANSWER_BYTES, format)).unwrap();
+            assert_eq!(a["reading"]["url"], "https://docs.example/guide");
+            assert_eq!(
+                a["reading"]["frame"],
+                json!({ "url": "https://widget.example/comments", "origin": "https://widget.example",
+                        "title": "Comments on the story" })
+            );
+        }
+        let top = answer(
+            head(),
+            &reading("Top.", None),
+            args(None, DEFAULT_ANSWER_BYTES, Format::Text),
+        )
+        .unwrap();
+        assert!(top["reading"].get("frame").is_none());
     }
 
     /// Reads every part of a reading's main text in order, as an agent following

@@ -200,7 +200,7 @@ fn current_origin(cli: &Cli, data_dir: &Path, store: &Store) -> Result<String, C
 }
 
 fn find_agent(store: &Store, name: Option<&str>) -> Result<Agent, CliError> {
-    let name = name.unwrap_or(crate::server::DEFAULT_AGENT);
+    let name = name.unwrap_or(crate::store::DEFAULT_AGENT);
     let agents = store.agents()?;
     let names: Vec<_> = agents.iter().map(|a| a.name.clone()).collect();
     agents.into_iter().find(|a| a.name == name).ok_or_else(|| {
@@ -315,7 +315,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Mcp { agent }) => mcp(&places, &data_dir, agent.clone()),
         Some(Command::Agent(cmd)) => {
             let store = Store::open(&data_dir)?;
-            store.ensure_default_agent(crate::server::DEFAULT_AGENT, &now())?;
+            store.ensure_default_agent(crate::store::DEFAULT_AGENT, &now())?;
             let origin = current_origin(&cli, &data_dir, &store)?;
             match cmd {
                 AgentCommand::Add { name } => {
@@ -421,7 +421,7 @@ fn connect(
         ));
     }
     let store = Store::open(data_dir)?;
-    store.ensure_default_agent(crate::server::DEFAULT_AGENT, &now())?;
+    store.ensure_default_agent(crate::store::DEFAULT_AGENT, &now())?;
     let agent = find_agent(&store, agent)?;
     let origin = current_origin(cli, data_dir, &store)?;
     let url = Hub::mcp_url(&origin, &agent.secret);

@@ -58,7 +58,7 @@ pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
     let claude = crate::clients::Client::ClaudeCode
         .command(&target, crate::places::Os::current())
         .unwrap_or_default();
-    let agent_arg = if agent.name == crate::server::DEFAULT_AGENT {
+    let agent_arg = if agent.name == crate::store::DEFAULT_AGENT {
         String::new()
     } else {
         format!(" --agent {:?}", agent.name)

@@ -22,8 +22,7 @@ use crate::state::{now, Hub};
 use crate::store::{Db, Store};
 use crate::{dock, mcp, page, security};
 
-/// The default agent's name, made on the first start.
-pub const DEFAULT_AGENT: &str = "default";
+pub use crate::store::DEFAULT_AGENT;
 /// Where the DB keeps the origin the hub last served from (for `agent list`).
 pub const META_ORIGIN: &str = "origin";
 

@@ -124,6 +124,9 @@ pub struct DockPairing {
     pub pin: Option<PinRow>,
 }
 
+/// The default agent's name, made on the first start (`Store::ensure_default_agent`).
+pub const DEFAULT_AGENT: &str = "default";
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS agents (

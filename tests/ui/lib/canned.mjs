@@ -92,6 +92,8 @@ export function consent(overrides = {}) {
       agent_handle: 'claude-code',
       agent_name: 'Claude Code',
       page_display: 'en.wikipedia.org',
+      from_frame: false,
+      frame_display: null,
       how: 'drop',
       hub_new: false,
       hub_loopback: true,

@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 
 use super::browser;
 use crate::logic::events::{GIVE_BACK_ALARM, PIN_STATUS_ALARM};
-use crate::logic::ports::{Collected, PageUi, PortError, Tab};
+use crate::logic::ports::{CollectAt, Collected, FrameSeen, FrameShown, PageUi, PortError, Tab};
 use crate::logic::views::{Badge, Msg, Note, NoteText, ToolbarView};
 
 fn js(value: &Value) -> JsValue {
@@ -63,20 +63,61 @@ impl PageUi for BrowserUi {
         .await;
     }
 
-    async fn collect(&self, tab_id: i64, how: How) -> Result<Collected, PortError> {
-        let message = json!({ "type": "page.collect", "how": how });
+    async fn collect(&self, tab_id: i64, how: How, at: &CollectAt) -> Result<Collected, PortError> {
+        // A frame named by the browser is sent to; a place below the top goes to every frame of
+        // the tab, and only the frame at that place answers.
+        let (message, frame) = match at {
+            CollectAt::Frame(id) => (json!({ "type": "page.collect", "how": how }), Some(*id)),
+            CollectAt::Focus => (
+                json!({ "type": "page.collect", "how": how, "follow_focus": true }),
+                Some(0),
+            ),
+            CollectAt::Path(path) => (
+                json!({ "type": "page.collect", "how": how, "follow_focus": true, "path": path }),
+                None,
+            ),
+        };
+        let mut args = vec![JsValue::from_f64(tab_id as f64), js(&message)];
+        if let Some(id) = frame {
+            args.push(js(&json!({ "frameId": id })));
+        }
+        let answer = browser::call("tabs", "sendMessage", &args)
+            .await
+            .map_err(|e| PortError(e.to_string()))?;
+        Ok(collected(&answer))
+    }
+
+    async fn frame_shown(
+        &self,
+        tab_id: i64,
+        frame_id: i64,
+        child: i64,
+        x: f64,
+        y: f64,
+    ) -> Result<FrameShown, PortError> {
+        let message = json!({ "type": "page.frame_shown", "child": child, "x": x, "y": y });
         let answer = browser::call(
             "tabs",
             "sendMessage",
             &[
                 JsValue::from_f64(tab_id as f64),
                 js(&message),
-                js(&json!({ "frameId": 0 })),
+                js(&json!({ "frameId": frame_id })),
             ],
         )
         .await
         .map_err(|e| PortError(e.to_string()))?;
-        Ok(collected(&answer))
+        let answer: Value = serde_wasm_bindgen::from_value(answer).unwrap_or(Value::Null);
+        let number = |key: &str| answer[key].as_f64().filter(|n| n.is_finite());
+        match (answer["shown"].as_bool(), number("x"), number("y")) {
+            (Some(shown), Some(x), Some(y)) => Ok(FrameShown {
+                shown,
+                x,
+                y,
+                parent: answer["parent"].as_i64(),
+            }),
+            _ => Err(PortError("the frame gave no answer".into())),
+        }
     }
 
     async fn open_consent(&self, consent_id: &str) -> Result<Option<i64>, PortError> {
@@ -112,6 +153,7 @@ impl PageUi for BrowserUi {
         Some(Tab {
             id: tab["id"].as_i64()?,
             url: tab["url"].as_str().unwrap_or_default().to_owned(),
+            title: tab["title"].as_str().unwrap_or_default().to_owned(),
         })
     }
 
@@ -162,19 +204,33 @@ impl PageUi for BrowserUi {
     }
 }
 
-/// The content script's answer to `page.collect`: `{ ok: true, observation: "<json>" }` or
-/// `{ ok: false, error }`. The observation's length is checked against `apc-content`'s cap while it
-/// is still a JS string, before it is copied into WebAssembly memory.
+/// The content script's answer to `page.collect`: `{ ok: true, observation: "<json>", frame? }`
+/// (`frame`: `{ url, origin }` from a frame below the top), `{ ok: false, error: "in_frame", path }`
+/// (the focus is in that frame) or `{ ok: false, error }`. The observation's length is checked
+/// against `apc-content`'s cap while it is still a JS string, before it is copied into WebAssembly
+/// memory.
 fn collected(answer: &JsValue) -> Collected {
     let get = |key: &str| js_sys::Reflect::get(answer, &JsValue::from_str(key)).ok();
     if get("ok").and_then(|v| v.as_bool()) != Some(true) {
         let code = get("error").and_then(|v| v.as_string()).unwrap_or_default();
+        if code == "in_frame" {
+            let path = get("path").and_then(|p| serde_wasm_bindgen::from_value(p).ok());
+            return path.map_or(Collected::Refused("malformed".into()), Collected::InFrame);
+        }
         return Collected::Refused(code.chars().take(40).collect());
     }
+    let frame = get("frame")
+        .and_then(|f| serde_wasm_bindgen::from_value::<Value>(f).ok())
+        .and_then(|f| {
+            Some(FrameSeen {
+                url: f["url"].as_str()?.chars().take(16 * 1024).collect(),
+                origin: f["origin"].as_str()?.chars().take(400).collect(),
+            })
+        });
     match get("observation") {
         Some(v) if observation_too_large(&v) => Collected::Refused("too_large".into()),
         Some(v) => match v.as_string() {
-            Some(json) => Collected::Observation(json),
+            Some(json) => Collected::Observation { json, frame },
             None => Collected::Refused("malformed".into()),
         },
         None => Collected::Refused("malformed".into()),

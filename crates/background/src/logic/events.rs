@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use super::flows::{self, PointBy};
+use super::flows::{self, MenuFrame, PointBy};
 use super::memory::Memory;
 use super::ports::{Env, Tab};
 use super::views::MENU_PREFIX;
@@ -24,8 +24,13 @@ pub enum Event {
     Installed { reason: Option<String> },
     /// `runtime.onStartup()`: the browser started with the extension in it.
     Startup,
-    /// `contextMenus.onClicked(info, tab)` on one of the "Point ‹agent› at this" entries.
-    MenuPoint { pairing: String, tab: Option<Tab> },
+    /// `contextMenus.onClicked(info, tab)` on one of the "Point ‹agent› at this" entries, in the
+    /// frame `info.frameId` (`0`: the top) showing `info.frameUrl`.
+    MenuPoint {
+        pairing: String,
+        tab: Option<Tab>,
+        frame: Option<MenuFrame>,
+    },
     /// `commands.onCommand(command, tab)`: the keyboard command that points the last agent used.
     CommandPoint { tab: Option<Tab> },
     /// `alarms.onAlarm(alarm)`: time to retry the give backs.
@@ -45,11 +50,24 @@ fn tab_of(value: Option<&Value>) -> Option<Tab> {
     let tab = value?;
     Some(Tab {
         id: tab.get("id")?.as_i64()?,
-        url: tab
-            .get("url")
+        url: text(tab.get("url")),
+        title: text(tab.get("title")),
+    })
+}
+
+fn text(value: Option<&Value>) -> String {
+    value.and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+/// The frame a menu click was in: `info.frameId` (absent in a browser that gives none: the top).
+fn menu_frame(info: Option<&Value>) -> Option<MenuFrame> {
+    let info = info?;
+    Some(MenuFrame {
+        id: info.get("frameId")?.as_i64()?,
+        url: info
+            .get("frameUrl")
             .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+            .map(str::to_owned),
     })
 }
 
@@ -91,6 +109,7 @@ pub fn parse(name: &str, args: &[Value]) -> Result<Event, EventError> {
                 Some(pairing) => Event::MenuPoint {
                     pairing: pairing.to_owned(),
                     tab: tab_of(args.get(1)),
+                    frame: menu_frame(args.first()),
                 },
                 None => Event::Ignored,
             })
@@ -131,11 +150,13 @@ pub async fn handle<E: Env>(
     // event itself is handled either way.
     match parse(name, &args)? {
         Event::Installed { .. } | Event::Startup => drop(flows::start(env).await),
-        Event::MenuPoint { pairing, tab } => {
-            drop(flows::point_selection(env, PointBy::Menu(pairing), tab).await)
-        }
+        Event::MenuPoint {
+            pairing,
+            tab,
+            frame,
+        } => drop(flows::point_selection(env, PointBy::Menu(pairing), tab, frame).await),
         Event::CommandPoint { tab } => {
-            drop(flows::point_selection(env, PointBy::Command, tab).await)
+            drop(flows::point_selection(env, PointBy::Command, tab, None).await)
         }
         Event::WindowClosed { window_id } => {
             drop(flows::window_closed(env, memory, window_id).await)
@@ -186,8 +207,29 @@ mod tests {
                 pairing: "p1".into(),
                 tab: Some(Tab {
                     id: 4,
-                    url: "https://example.org/".into()
-                })
+                    url: "https://example.org/".into(),
+                    title: String::new(),
+                }),
+                frame: None,
+            })
+        );
+        // In a frame: the browser's frame id and URL come along; the tab's title too.
+        let framed =
+            json!({ "menuItemId": "point:p1", "frameId": 12, "frameUrl": "https://w.example/c" });
+        let titled = json!({ "id": 4, "url": "https://example.org/", "title": "Story" });
+        assert_eq!(
+            parse("contextMenus.onClicked", &[framed, titled]),
+            Ok(Event::MenuPoint {
+                pairing: "p1".into(),
+                tab: Some(Tab {
+                    id: 4,
+                    url: "https://example.org/".into(),
+                    title: "Story".into(),
+                }),
+                frame: Some(MenuFrame {
+                    id: 12,
+                    url: Some("https://w.example/c".into())
+                }),
             })
         );
         assert_eq!(

@@ -12,6 +12,7 @@
 //! | [`ports`] | the traits the browser adapters implement: store, grant vault, HTTP, page UI, clock |
 //! | [`state`] | the pairings as kept, and every change to them as a `State` method |
 //! | [`hub_api`] | the page app link's calls as requests over [`ports::Http`], and what each answer means |
+//! | [`frames`] | which document of a tab a page event is from (top or frame), whether a dropped-on frame was seen, a frame's reading |
 //! | [`apc_json`] | an origin's `apc.json` read by the standard's transport rules: a page's (what a drop gets), a hub's |
 //! | [`memory`] | what the logic remembers while the background lives, held apart from the ports: the two below |
 //! | [`app_checks`] | what origins' `apc.json` said, kept for later drops on them |
@@ -29,6 +30,7 @@ pub mod apc_json;
 pub mod app_checks;
 pub mod events;
 pub mod flows;
+pub mod frames;
 pub mod hub_api;
 pub mod memory;
 pub mod page_texts;

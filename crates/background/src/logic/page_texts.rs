@@ -6,7 +6,7 @@
 //! here until the pin is made), the pin made (its pairing, reading id and pointed part), or the
 //! person's consent being asked (the text joins the reading the consent will pin).
 //!
-//! A second message matches only the tab and drop id of a first one, once. Nothing here is a
+//! A second message matches only the tab, frame and drop id of a first one, once. Nothing here is a
 //! source of truth: a background that stops forgets it, and the hub then tells the agent the page
 //! text did not come (`page__get_reading`'s `page_text_status`). Plain Rust, like `app_checks`, and
 //! part of the logic's [`Memory`](super::memory::Memory).
@@ -45,6 +45,8 @@ enum Waiting {
 #[derive(Debug)]
 struct Entry {
     tab_id: i64,
+    /// The frame of the tab the drop was in (`0`: the top).
+    frame_id: i64,
     drop_id: String,
     at_ms: u64,
     waiting: Waiting,
@@ -53,7 +55,7 @@ struct Entry {
 /// What became of a drop's second message.
 #[derive(Debug, PartialEq)]
 pub enum Arrival {
-    /// No drop of that tab and id waits (never, over, or another tab's).
+    /// No drop of that tab, frame and id waits (never, over, or another tab's or frame's).
     Unknown,
     /// Its drop is still being pinned: the text is held and goes once the pin is made.
     Held,
@@ -71,17 +73,17 @@ impl PageTexts {
         entries.retain(|e| now_ms >= e.at_ms && now_ms - e.at_ms < KEEP_MS);
     }
 
-    fn position(entries: &[Entry], tab_id: i64, drop_id: &str) -> Option<usize> {
+    fn position(entries: &[Entry], tab_id: i64, frame_id: i64, drop_id: &str) -> Option<usize> {
         entries
             .iter()
-            .position(|e| e.tab_id == tab_id && e.drop_id == drop_id)
+            .position(|e| e.tab_id == tab_id && e.frame_id == frame_id && e.drop_id == drop_id)
     }
 
     /// A drop's first message arrived: its page text is expected.
-    pub fn expect(&self, tab_id: i64, drop_id: &str, now_ms: u64) {
+    pub fn expect(&self, tab_id: i64, frame_id: i64, drop_id: &str, now_ms: u64) {
         let mut entries = self.entries.borrow_mut();
         Self::prune(&mut entries, now_ms);
-        if let Some(at) = Self::position(&entries, tab_id, drop_id) {
+        if let Some(at) = Self::position(&entries, tab_id, frame_id, drop_id) {
             entries.remove(at);
         }
         if entries.len() >= MAX_DROPS {
@@ -89,6 +91,7 @@ impl PageTexts {
         }
         entries.push(Entry {
             tab_id,
+            frame_id,
             drop_id: drop_id.to_owned(),
             at_ms: now_ms,
             waiting: Waiting::Drop { early: None },
@@ -98,9 +101,15 @@ impl PageTexts {
     /// The drop's first message is done: its text goes to `to`. Gives the text if it came
     /// meanwhile (the drop is then done waiting); `None` when it has yet to come or the drop was
     /// forgotten.
-    pub fn ready(&self, tab_id: i64, drop_id: &str, to: Destination) -> Option<String> {
+    pub fn ready(
+        &self,
+        tab_id: i64,
+        frame_id: i64,
+        drop_id: &str,
+        to: Destination,
+    ) -> Option<String> {
         let mut entries = self.entries.borrow_mut();
-        let at = Self::position(&entries, tab_id, drop_id)?;
+        let at = Self::position(&entries, tab_id, frame_id, drop_id)?;
         let entry = entries.get_mut(at)?;
         match &mut entry.waiting {
             Waiting::Drop { early } if early.is_some() => {
@@ -116,10 +125,17 @@ impl PageTexts {
     }
 
     /// A drop's second message: where it goes, held until its pin is made, or unknown.
-    pub fn arrived(&self, tab_id: i64, drop_id: &str, observation: &str, now_ms: u64) -> Arrival {
+    pub fn arrived(
+        &self,
+        tab_id: i64,
+        frame_id: i64,
+        drop_id: &str,
+        observation: &str,
+        now_ms: u64,
+    ) -> Arrival {
         let mut entries = self.entries.borrow_mut();
         Self::prune(&mut entries, now_ms);
-        let Some(at) = Self::position(&entries, tab_id, drop_id) else {
+        let Some(at) = Self::position(&entries, tab_id, frame_id, drop_id) else {
             return Arrival::Unknown;
         };
         match &mut entries[at].waiting {
@@ -136,16 +152,16 @@ impl PageTexts {
     }
 
     /// The drop pinned nothing (refused, answered by the site, failed): its text goes nowhere.
-    pub fn forget(&self, tab_id: i64, drop_id: &str) {
+    pub fn forget(&self, tab_id: i64, frame_id: i64, drop_id: &str) {
         let mut entries = self.entries.borrow_mut();
-        if let Some(at) = Self::position(&entries, tab_id, drop_id) {
+        if let Some(at) = Self::position(&entries, tab_id, frame_id, drop_id) {
             entries.remove(at);
         }
     }
 
     /// Whether a drop still waits for its text (for the consent: did it come before Allow?).
-    pub fn waits(&self, tab_id: i64, drop_id: &str) -> bool {
-        Self::position(&self.entries.borrow(), tab_id, drop_id).is_some()
+    pub fn waits(&self, tab_id: i64, frame_id: i64, drop_id: &str) -> bool {
+        Self::position(&self.entries.borrow(), tab_id, frame_id, drop_id).is_some()
     }
 }
 
@@ -160,37 +176,39 @@ mod tests {
     }
 
     #[test]
-    fn a_text_goes_once_to_its_own_tab_and_drop_and_waits_for_the_pin() {
+    fn a_text_goes_once_to_its_own_tab_frame_and_drop_and_waits_for_the_pin() {
         let texts = PageTexts::default();
-        texts.expect(1, "d1", 0);
+        texts.expect(1, 0, "d1", 0);
         // Early: held until the pin is made, then given back to send.
-        assert_eq!(texts.arrived(1, "d1", "obs", 5), Arrival::Held);
-        assert_eq!(texts.arrived(1, "d1", "again", 6), Arrival::Unknown);
-        assert_eq!(texts.ready(1, "d1", pin()), Some("obs".to_owned()));
-        assert!(!texts.waits(1, "d1"));
+        assert_eq!(texts.arrived(1, 0, "d1", "obs", 5), Arrival::Held);
+        assert_eq!(texts.arrived(1, 0, "d1", "again", 6), Arrival::Unknown);
+        assert_eq!(texts.ready(1, 0, "d1", pin()), Some("obs".to_owned()));
+        assert!(!texts.waits(1, 0, "d1"));
         // After the pin: goes at once, once; another tab or drop id finds nothing.
-        texts.expect(1, "d2", 10);
-        assert_eq!(texts.ready(1, "d2", pin()), None);
-        assert_eq!(texts.arrived(2, "d2", "x", 11), Arrival::Unknown);
-        assert_eq!(texts.arrived(1, "d3", "x", 11), Arrival::Unknown);
-        assert_eq!(texts.arrived(1, "d2", "x", 12), Arrival::Go(pin()));
-        assert_eq!(texts.arrived(1, "d2", "x", 13), Arrival::Unknown);
+        texts.expect(1, 0, "d2", 10);
+        assert_eq!(texts.ready(1, 0, "d2", pin()), None);
+        assert_eq!(texts.arrived(2, 0, "d2", "x", 11), Arrival::Unknown);
+        // Another frame of the same tab, naming the same drop: nothing either.
+        assert_eq!(texts.arrived(1, 3, "d2", "x", 11), Arrival::Unknown);
+        assert_eq!(texts.arrived(1, 0, "d3", "x", 11), Arrival::Unknown);
+        assert_eq!(texts.arrived(1, 0, "d2", "x", 12), Arrival::Go(pin()));
+        assert_eq!(texts.arrived(1, 0, "d2", "x", 13), Arrival::Unknown);
     }
 
     #[test]
     fn a_forgotten_expired_or_crowded_out_drop_takes_no_text() {
         let texts = PageTexts::default();
-        texts.expect(1, "gone", 0);
-        texts.forget(1, "gone");
-        assert_eq!(texts.arrived(1, "gone", "x", 1), Arrival::Unknown);
-        texts.expect(1, "old", 0);
-        texts.ready(1, "old", pin());
-        assert_eq!(texts.arrived(1, "old", "x", KEEP_MS), Arrival::Unknown);
+        texts.expect(1, 0, "gone", 0);
+        texts.forget(1, 0, "gone");
+        assert_eq!(texts.arrived(1, 0, "gone", "x", 1), Arrival::Unknown);
+        texts.expect(1, 0, "old", 0);
+        texts.ready(1, 0, "old", pin());
+        assert_eq!(texts.arrived(1, 0, "old", "x", KEEP_MS), Arrival::Unknown);
         for i in 0..=MAX_DROPS {
-            texts.expect(1, &format!("d{i}"), 100);
-            texts.ready(1, &format!("d{i}"), pin());
+            texts.expect(1, 0, &format!("d{i}"), 100);
+            texts.ready(1, 0, &format!("d{i}"), pin());
         }
-        assert_eq!(texts.arrived(1, "d0", "x", 101), Arrival::Unknown);
-        assert_eq!(texts.arrived(1, "d1", "x", 101), Arrival::Go(pin()));
+        assert_eq!(texts.arrived(1, 0, "d0", "x", 101), Arrival::Unknown);
+        assert_eq!(texts.arrived(1, 0, "d1", "x", 101), Arrival::Go(pin()));
     }
 }

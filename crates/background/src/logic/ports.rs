@@ -42,6 +42,9 @@ pub struct PendingConsent {
     /// The drop whose page text is still to join `reading` (its second message), if any.
     #[serde(default)]
     pub text_of_drop: Option<String>,
+    /// The frame of the tab that drop was in (`0`, and in records older than frames: the top).
+    #[serde(default)]
+    pub drop_frame_id: i64,
 }
 
 /// The pairings and the consents waiting for an answer.
@@ -115,28 +118,78 @@ pub trait Http {
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, HttpError>;
 }
 
-/// A tab: its id and URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A tab: its id, and the URL and title of its top document (the page the person is on).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tab {
     pub id: i64,
     pub url: String,
+    pub title: String,
+}
+
+/// Which document of a tab is asked for its selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CollectAt {
+    /// The frame the browser named (the context menu's `frameId`; `0` the top): it answers for its
+    /// own selection.
+    Frame(i64),
+    /// The top document, following the focus: when the focus is in one of its frames, it says
+    /// which ([`Collected::InFrame`]).
+    Focus,
+    /// The frame at this place below the top (each step its index among its parent's
+    /// `window.frames`), where the focus led; it too may say the focus is deeper still.
+    Path(Vec<u32>),
 }
 
 /// What a content script answered when asked for the selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Collected {
-    /// The observation as the content script encoded it (JSON text), read by `apc-content`.
-    Observation(String),
+    /// The observation as the content script encoded it (JSON text), read by `apc-content`; from
+    /// a frame, that frame as its content script names it.
+    Observation {
+        json: String,
+        frame: Option<FrameSeen>,
+    },
+    /// The focus is in a frame of the document asked: that frame's place ([`CollectAt::Path`]).
+    InFrame(Vec<u32>),
     /// The content script said why not (`no_selection`, `native_drops`, ...).
     Refused(String),
+}
+
+/// A frame as its own content script names it: its URL and origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameSeen {
+    pub url: String,
+    pub origin: String,
+}
+
+/// A frame's answer about one of its own frames at a point ([`PageUi::frame_shown`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameShown {
+    /// The frame's element is there, under nothing, with nothing above it making it invisible.
+    pub shown: bool,
+    /// The point in the asked frame's own viewport.
+    pub x: f64,
+    pub y: f64,
+    /// The asked frame's own parent frame; `None` for the tab's top frame.
+    pub parent: Option<i64>,
 }
 
 /// The browser's UI around pages: notes in a page, the consent window, the toolbar.
 pub trait PageUi {
     /// Shows a note in a tab's top frame; a page that cannot hear it is left alone.
     async fn note(&self, tab_id: i64, note: &Note);
-    /// Asks a tab's content script for what it sees of the selection.
-    async fn collect(&self, tab_id: i64, how: How) -> Result<Collected, PortError>;
+    /// Asks a tab's content script (in the document `at` names) for what it sees of the selection.
+    async fn collect(&self, tab_id: i64, how: How, at: &CollectAt) -> Result<Collected, PortError>;
+    /// Asks frame `frame_id` of a tab whether its frame `child` is shown at point (`x`, `y`) of
+    /// `child`'s viewport: where the browser cannot tell a frame itself whether it is visible.
+    async fn frame_shown(
+        &self,
+        tab_id: i64,
+        frame_id: i64,
+        child: i64,
+        x: f64,
+        y: f64,
+    ) -> Result<FrameShown, PortError>;
     /// Opens the consent window for a pending pairing; gives the window's id.
     async fn open_consent(&self, consent_id: &str) -> Result<Option<i64>, PortError>;
     /// The active tab of the focused window.

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::flows::{self, FlowError, PointBy};
+use super::frames::{Document, DropFrame, FrameOfPage, PageSource};
 use super::memory::Memory;
 use super::ports::Env;
 use super::views::{Msg, PopupView};
@@ -26,13 +27,16 @@ pub enum Request {
     /// From a content script: a trusted drop of an agent's mark, the raw payload and what the page
     /// showed (the observation as JSON text, read straight into `apc_content::Observation`).
     /// With `drop_id`, the drop comes in two messages: this one's observation is what lies around
-    /// the point, and `page.drop_text` with the same `drop_id` brings the whole page's.
+    /// the point, and `page.drop_text` with the same `drop_id` brings the whole page's. From a
+    /// frame, `frame` says what the frame saw of the drop's place (was it visible there).
     #[serde(rename = "page.drop")]
     PageDrop {
         payload: String,
         observation: String,
         #[serde(default)]
         drop_id: Option<String>,
+        #[serde(default)]
+        frame: Option<DropFrame>,
     },
     /// From a content script: the second message of a drop in two, the whole page's observation
     /// (`""`: the page could not be read).
@@ -41,7 +45,7 @@ pub enum Request {
         drop_id: String,
         observation: String,
     },
-    /// From a content script: Undo on the in-page note.
+    /// From a content script: Undo on the in-page note (shown in the top frame only).
     #[serde(rename = "page.undo")]
     PageUndo {
         token: String,
@@ -191,7 +195,8 @@ pub struct Sender {
     /// The sending document's URL.
     #[serde(default)]
     pub url: Option<String>,
-    /// The sending document's origin (Chrome only).
+    /// The sending document's origin (`null` for an opaque one): a frame without an address of
+    /// its own (`about:srcdoc`) has its creator's.
     #[serde(default)]
     pub origin: Option<String>,
     /// The tab of a content script's page; absent for extension pages such as the popup.
@@ -201,10 +206,15 @@ pub struct Sender {
     pub frame_id: Option<i64>,
 }
 
+/// The sender's tab: its id, and its top document's URL and title (the page the person is on).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct SenderTab {
     #[serde(default)]
     pub id: Option<i64>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
 }
 
 /// Who a sender is, for the requests that care.
@@ -212,15 +222,67 @@ pub struct SenderTab {
 pub enum SenderKind {
     /// One of this extension's own pages (popup, consent window).
     ExtensionPage,
-    /// This extension's content script, in the top frame of an http(s) page.
-    ContentScript { tab_id: i64, url: String },
-    /// Anything else: another extension, a sub-frame, a page we do not run in.
+    /// This extension's content script in a tab whose page is an http(s) one: in its top frame, or
+    /// in one of its frames (`frame`), whose own document may have no address (`about:srcdoc`).
+    ContentScript {
+        tab_id: i64,
+        url: String,
+        frame: Option<SubFrame>,
+    },
+    /// Anything else: another extension, a page we do not run in.
     Other,
+}
+
+/// A frame below a tab's top, as the browser names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubFrame {
+    pub frame_id: i64,
+    pub origin: String,
+    pub top_url: String,
+    pub top_title: String,
+}
+
+impl SenderKind {
+    /// Where a content script's message came from.
+    fn source(tab_id: i64, url: &str, frame: Option<&SubFrame>) -> PageSource {
+        match frame {
+            None => PageSource::top(tab_id, url),
+            Some(f) => PageSource {
+                tab_id,
+                frame_id: f.frame_id,
+                doc: Document {
+                    url: url.to_owned(),
+                    frame: Some(FrameOfPage {
+                        origin: f.origin.clone(),
+                        top_url: f.top_url.clone(),
+                        top_title: f.top_title.clone(),
+                    }),
+                },
+            },
+        }
+    }
+}
+
+/// A frame's own address as a content script may run there: a web page, or a document without
+/// an address of its own that the browser runs the extension's script in (`match_about_blank`,
+/// `match_origin_as_fallback`).
+fn is_frame_address(url: &str) -> bool {
+    [
+        "http://",
+        "https://",
+        "about:blank",
+        "about:srcdoc",
+        "data:",
+        "blob:",
+    ]
+    .iter()
+    .any(|scheme| url.starts_with(scheme))
 }
 
 impl Sender {
     /// Tells this extension's pages (their URL under `extension_base`, e.g. `chrome-extension://id/`)
-    /// from its content scripts (a tab, the top frame, an http(s) URL) and from anyone else.
+    /// from its content scripts (a tab; its top frame with an http(s) URL, or another frame of a tab
+    /// whose top is an http(s) page) and from anyone else.
     pub fn kind(&self, extension_id: &str, extension_base: &str) -> SenderKind {
         if self.id.as_deref() != Some(extension_id) || extension_base.is_empty() {
             return SenderKind::Other;
@@ -229,9 +291,29 @@ impl Sender {
         if url.starts_with(extension_base) {
             return SenderKind::ExtensionPage;
         }
-        let web = url.starts_with("http://") || url.starts_with("https://");
-        match (self.tab.as_ref().and_then(|t| t.id), self.frame_id, web) {
-            (Some(tab_id), Some(0), true) => SenderKind::ContentScript { tab_id, url },
+        let web = |u: &str| u.starts_with("http://") || u.starts_with("https://");
+        let Some((tab_id, frame_id)) = self.tab.as_ref().and_then(|t| t.id).zip(self.frame_id)
+        else {
+            return SenderKind::Other;
+        };
+        let tab = self.tab.clone().unwrap_or_default();
+        let top_url = tab.url.unwrap_or_default();
+        match frame_id {
+            0 if web(&url) => SenderKind::ContentScript {
+                tab_id,
+                url,
+                frame: None,
+            },
+            id if id > 0 && web(&top_url) && is_frame_address(&url) => SenderKind::ContentScript {
+                tab_id,
+                frame: Some(SubFrame {
+                    frame_id: id,
+                    origin: self.origin.clone().unwrap_or_else(|| "null".into()),
+                    top_url,
+                    top_title: tab.title.unwrap_or_default(),
+                }),
+                url,
+            },
             _ => SenderKind::Other,
         }
     }
@@ -298,8 +380,13 @@ pub async fn route_request<E: Env>(
             | Request::PageUndo { .. }
             | Request::PageNoteHidden
     );
+    // The note (its Undo, its being hidden) lives in the top frame only: no frame speaks for it.
+    let top_only = matches!(request, Request::PageUndo { .. } | Request::PageNoteHidden);
     match (&request, kind) {
         (Request::Ping | Request::Unknown, _) => {}
+        (_, SenderKind::ContentScript { frame: Some(_), .. }) if top_only => {
+            return Err(RouterError::NotAllowed("frame"))
+        }
         (_, SenderKind::ContentScript { .. }) if page_only => {}
         (_, SenderKind::ExtensionPage) if !page_only => {}
         _ => {
@@ -320,31 +407,38 @@ pub async fn route_request<E: Env>(
                 payload,
                 observation,
                 drop_id,
+                frame: seen,
             },
-            SenderKind::ContentScript { tab_id, url },
-        ) => match drop_id {
-            Some(id) => {
-                let outcome =
-                    flows::drop_first(env, memory, *tab_id, url, &payload, &observation, &id)
-                        .await?;
-                Answer::DropFirst(DropFirst {
-                    outcome,
-                    send_page_text: memory.page_texts.waits(*tab_id, &id),
-                })
+            SenderKind::ContentScript { tab_id, url, frame },
+        ) => {
+            let source = SenderKind::source(*tab_id, url, frame.as_ref());
+            let seen = seen.as_ref();
+            match drop_id {
+                Some(id) => {
+                    let outcome =
+                        flows::drop_first(env, memory, &source, seen, &payload, &observation, &id)
+                            .await?;
+                    let waits = memory.page_texts.waits(*tab_id, source.frame_id, &id);
+                    Answer::DropFirst(DropFirst {
+                        outcome,
+                        send_page_text: waits,
+                    })
+                }
+                None => Answer::Drop(
+                    flows::drop(env, memory, &source, seen, &payload, &observation).await?,
+                ),
             }
-            None => {
-                Answer::Drop(flows::drop(env, memory, *tab_id, url, &payload, &observation).await?)
-            }
-        },
+        }
         (
             Request::PageDropText {
                 drop_id,
                 observation,
             },
-            SenderKind::ContentScript { tab_id, url },
-        ) => Answer::PageText(
-            flows::drop_text(env, memory, *tab_id, url, &drop_id, &observation).await?,
-        ),
+            SenderKind::ContentScript { tab_id, url, frame },
+        ) => {
+            let source = SenderKind::source(*tab_id, url, frame.as_ref());
+            Answer::PageText(flows::drop_text(env, memory, &source, &drop_id, &observation).await?)
+        }
         (Request::PageUndo { token }, SenderKind::ContentScript { tab_id, .. }) => {
             Answer::Unpinned(flows::undo(env, *tab_id, &token).await?)
         }
@@ -355,7 +449,7 @@ pub async fn route_request<E: Env>(
         (Request::PopupState, _) => Answer::Popup(Box::new(flows::popup_state(env, false).await?)),
         (Request::PopupRefresh, _) => Answer::Popup(Box::new(flows::popup_state(env, true).await?)),
         (Request::PointSelection { pairing }, _) => {
-            Answer::Pinned(flows::point_selection(env, PointBy::Popup(pairing), None).await?)
+            Answer::Pinned(flows::point_selection(env, PointBy::Popup(pairing), None, None).await?)
         }
         (Request::Unpin { pairing }, _) => {
             Answer::Unpinned(flows::unpin(env, &pairing, None).await?)
@@ -551,6 +645,7 @@ mod tests {
             let kind = SenderKind::ContentScript {
                 tab_id: 1,
                 url: "https://example.org/".into(),
+                frame: None,
             };
             let world = World::new();
             let wire = to_wire(world.run(route(&world, &world.memory, message.clone(), &kind)));
@@ -575,6 +670,7 @@ mod tests {
         let page = SenderKind::ContentScript {
             tab_id: 7,
             url: "https://example.org/a".into(),
+            frame: None,
         };
         let text = json!({ "type": "page.drop_text", "drop_id": "d1", "observation": "" });
         let wire = to_wire(world.run(route(&world, &world.memory, text, &page)));
@@ -584,6 +680,7 @@ mod tests {
         let page = SenderKind::ContentScript {
             tab_id: 7,
             url: crate::logic::tests::fakes::PAGE.into(),
+            frame: None,
         };
         let first = |ticket: &str| {
             json!({
@@ -618,13 +715,67 @@ mod tests {
             page.kind("abc", base),
             SenderKind::ContentScript {
                 tab_id: 7,
-                url: "https://example.org/a".into()
+                url: "https://example.org/a".into(),
+                frame: None,
             }
         );
+        // A frame of a web page is the extension's content script in that frame, named as the
+        // browser names it: its own URL and origin, and its tab's page.
+        let tab = json!({ "id": 7, "url": "https://news.example/story", "title": "Story" });
         let frame = sender(
-            json!({ "id": "abc", "url": "https://example.org/a", "tab": { "id": 7 }, "frameId": 3 }),
+            json!({ "id": "abc", "url": "https://widget.example/c", "origin": "https://widget.example", "tab": tab, "frameId": 3 }),
+        );
+        assert_eq!(
+            frame.kind("abc", base),
+            SenderKind::ContentScript {
+                tab_id: 7,
+                url: "https://widget.example/c".into(),
+                frame: Some(SubFrame {
+                    frame_id: 3,
+                    origin: "https://widget.example".into(),
+                    top_url: "https://news.example/story".into(),
+                    top_title: "Story".into(),
+                }),
+            }
+        );
+        // Frames without an address of their own, which the extension's script runs in too.
+        for url in [
+            "about:srcdoc",
+            "about:blank",
+            "data:text/html,x",
+            "blob:https://news.example/1",
+        ] {
+            let frame = sender(
+                json!({ "id": "abc", "url": url, "origin": "https://news.example", "tab": tab, "frameId": 4 }),
+            );
+            assert!(
+                matches!(
+                    frame.kind("abc", base),
+                    SenderKind::ContentScript { frame: Some(_), .. }
+                ),
+                "{url}"
+            );
+        }
+        // No origin from the browser: an opaque one.
+        let frame = sender(json!({ "id": "abc", "url": "about:blank", "tab": tab, "frameId": 4 }));
+        assert!(matches!(
+            frame.kind("abc", base),
+            SenderKind::ContentScript { frame: Some(SubFrame { ref origin, .. }), .. } if origin == "null"
+        ));
+        // A frame of a tab that is no web page, or a frame that is another extension's or a file.
+        let file_tab = json!({ "id": 7, "url": "file:///x.html" });
+        let frame = sender(
+            json!({ "id": "abc", "url": "https://widget.example/c", "tab": file_tab, "frameId": 3 }),
         );
         assert_eq!(frame.kind("abc", base), SenderKind::Other);
+        for url in [
+            "chrome-extension://zzz/x.html",
+            "file:///x.html",
+            "javascript:1",
+        ] {
+            let frame = sender(json!({ "id": "abc", "url": url, "tab": tab, "frameId": 3 }));
+            assert_eq!(frame.kind("abc", base), SenderKind::Other, "{url}");
+        }
         let other =
             sender(json!({ "id": "zzz", "url": "chrome-extension://abc/popup/popup.html" }));
         assert_eq!(other.kind("abc", base), SenderKind::Other);
@@ -643,5 +794,36 @@ mod tests {
         .unwrap();
         assert_eq!(sender.tab.and_then(|t| t.id), Some(3));
         assert_eq!(sender.frame_id, Some(0));
+    }
+
+    #[test]
+    fn a_frame_may_drop_but_never_speak_for_the_note_of_its_tab() {
+        let frame = SenderKind::ContentScript {
+            tab_id: 7,
+            url: "https://widget.example/c".into(),
+            frame: Some(SubFrame {
+                frame_id: 3,
+                origin: "https://widget.example".into(),
+                top_url: crate::logic::tests::fakes::PAGE.into(),
+                top_title: "An article".into(),
+            }),
+        };
+        for message in [
+            json!({ "type": "page.undo", "token": "p1:rd_1" }),
+            json!({ "type": "page.note_hidden" }),
+            json!({ "type": "popup_state" }),
+        ] {
+            let world = World::new();
+            let wire = to_wire(world.run(route(&world, &world.memory, message.clone(), &frame)));
+            assert_eq!(wire["error"], json!("not_allowed"), "{message}");
+            assert!(world.ui.alerts.borrow().is_empty(), "{message}");
+        }
+        // A drop it takes: answered (here, a bad payload, said in the top frame's note).
+        let world = World::new();
+        let drop = json!({ "type": "page.drop", "payload": "{}", "observation": "{}",
+            "frame": { "visible": true, "x": 3.0, "y": 4.0 } });
+        let wire = to_wire(world.run(route(&world, &world.memory, drop, &frame)));
+        assert_eq!(wire["error"], json!("invalid_payload"), "{wire}");
+        assert_eq!(world.ui.notes.borrow().len(), 1);
     }
 }

@@ -394,6 +394,10 @@ pub struct ConsentView {
     pub agent_handle: String,
     pub agent_name: String,
     pub page_display: Option<String>,
+    /// The drop landed in a frame of that page: the frame's host (none for a frame with no host of
+    /// its own), said beside the page's.
+    pub from_frame: bool,
+    pub frame_display: Option<String>,
     /// Allow is enabled once the window has been visible and focused this long.
     pub allow_after_ms: u32,
 }

@@ -7,7 +7,7 @@
 
 use apc_core::display_origin;
 use apc_core::hub_address_origin;
-use apc_core::page_link::{HubPage, PairResponse};
+use apc_core::page_link::{HubPage, PairResponse, ReadingFrame};
 use apc_core::pairing_code::normalize_pairing_code;
 
 use super::outcome::{ConsentAsked, ConsentOpened, ConsentOutcome, Flow, FlowError};
@@ -62,12 +62,15 @@ pub async fn consent_get<E: Env>(env: &E, id: &str) -> Flow<ConsentAsked> {
         .await?
         .ok_or(FlowError::UnknownConsent)?;
     let state = env.store().load().await?;
+    let frame = c.reading.as_ref().and_then(|r| r.frame.as_ref());
     Ok(ConsentAsked {
         consent: ConsentView {
             hub_display: display_origin(&c.hub_origin),
             hub_new: !state.knows_hub(&c.hub_origin),
             hub_loopback: apc_core::is_loopback_url(&c.hub_origin),
             page_display: c.page_url.as_deref().map(display_origin),
+            from_frame: frame.is_some(),
+            frame_display: frame.and_then(frame_display),
             id: c.id,
             how: c.how,
             hub_origin: c.hub_origin,
@@ -77,6 +80,13 @@ pub async fn consent_get<E: Env>(env: &E, id: &str) -> Flow<ConsentAsked> {
             allow_after_ms: ALLOW_DELAY_MS,
         },
     })
+}
+
+/// A frame's host as the consent window names it: its address's, else its origin's; none for a
+/// frame with neither (an opaque one: a sandboxed frame's document, a `data:` URL).
+fn frame_display(frame: &ReadingFrame) -> Option<String> {
+    let named = frame.url.as_deref().unwrap_or(&frame.origin);
+    apc_core::web_origin(named).map(|o| o.host)
 }
 
 /// The person's answer in the consent window. Allow pairs (and, for a drop, pins that drop's reading
@@ -144,7 +154,7 @@ async fn take_consent<E: Env>(
     if let (Some(drop_id), Some(tab), Some(reading)) =
         (c.text_of_drop.take(), c.tab_id, c.reading.as_mut())
     {
-        memory.page_texts.forget(tab, &drop_id);
+        memory.page_texts.forget(tab, c.drop_frame_id, &drop_id);
         reading.truncated = Some(true);
     }
     Ok(c)

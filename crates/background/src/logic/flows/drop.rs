@@ -15,6 +15,7 @@ use super::page_text::send_page_text;
 use super::pin::pin_with;
 use super::reading::reading_or_pointed_from;
 use crate::logic::app_checks::check_app;
+use crate::logic::frames::{drop_was_seen, DropFrame, PageSource};
 use crate::logic::hub_api;
 use crate::logic::memory::Memory;
 use crate::logic::page_texts::Destination;
@@ -23,19 +24,20 @@ use crate::logic::state::{PairedBy, PairingRecord};
 use crate::logic::views::{Msg, Note, NoteKind, NoteText};
 
 /// A trusted drop of an agent's mark on a page (the content script checked `isTrusted`; the
-/// message came from the top frame of tab `tab_id`, showing `page_url`), its observation whole:
-/// one message, one reading with its page text.
+/// message came from `source`, a tab's top document or one of its frames, with what the frame saw
+/// of the drop's place in `seen`), its observation whole: one message, one reading with its page
+/// text.
 pub async fn drop<E: Env>(
     env: &E,
     memory: &Memory,
-    tab_id: i64,
-    page_url: &str,
+    source: &PageSource,
+    seen: Option<&DropFrame>,
     payload: &str,
     observation: &str,
 ) -> Flow<DropOutcome> {
-    let outcome = drop_inner(env, memory, tab_id, page_url, payload, observation, None).await;
+    let outcome = drop_inner(env, memory, source, seen, payload, observation, None).await;
     if let Err(e) = &outcome {
-        env.ui().note(tab_id, &e.note()).await;
+        env.ui().note(source.tab_id, &e.note()).await;
     }
     outcome
 }
@@ -47,25 +49,27 @@ pub async fn drop<E: Env>(
 pub async fn drop_first<E: Env>(
     env: &E,
     memory: &Memory,
-    tab_id: i64,
-    page_url: &str,
+    source: &PageSource,
+    seen: Option<&DropFrame>,
     payload: &str,
     observation: &str,
     drop_id: &str,
 ) -> Flow<DropOutcome> {
+    let tab_id = source.tab_id;
     if !apc_core::page_link::is_link_id(drop_id) {
         let e = FlowError::BadPayload("its drop id is not an id".into());
         env.ui().note(tab_id, &e.note()).await;
         return Err(e);
     }
+    let from = source.frame_id;
     memory
         .page_texts
-        .expect(tab_id, drop_id, env.clock().now_ms());
+        .expect(tab_id, from, drop_id, env.clock().now_ms());
     let outcome = drop_inner(
         env,
         memory,
-        tab_id,
-        page_url,
+        source,
+        seen,
         payload,
         observation,
         Some(drop_id),
@@ -76,7 +80,7 @@ pub async fn drop_first<E: Env>(
         Ok(DropOutcome::Pinned { .. } | DropOutcome::Consent { .. })
     ) {
         // Nothing pinned nor asked: its page text goes nowhere.
-        memory.page_texts.forget(tab_id, drop_id);
+        memory.page_texts.forget(tab_id, from, drop_id);
     }
     if let Err(e) = &outcome {
         env.ui().note(tab_id, &e.note()).await;
@@ -84,36 +88,49 @@ pub async fn drop_first<E: Env>(
     outcome
 }
 
-/// One drop, as both messages' first part: the payload checked, the page's `apc.json` asked, then
-/// the reading pinned for an existing pairing or a consent asked for a new one.
+/// One drop, as both messages' first part: a frame's drop counts only if the person saw the frame
+/// there; then the payload checked, the dropped-on document's `apc.json` asked, then the reading
+/// pinned for an existing pairing or a consent asked for a new one.
 async fn drop_inner<E: Env>(
     env: &E,
     memory: &Memory,
-    tab_id: i64,
-    page_url: &str,
+    source: &PageSource,
+    seen: Option<&DropFrame>,
     payload: &str,
     observation: &str,
     drop_id: Option<&str>,
 ) -> Flow<DropOutcome> {
+    drop_was_seen(env, source, seen).await?;
     let (payload, hub_origin, ticket) = hub_and_ticket(payload)?;
-    let page = web_origin(page_url).ok_or(FlowError::NotAWebPage)?;
+    web_origin(source.doc.page_url()).ok_or(FlowError::NotAWebPage)?;
+    let app = source.doc.app_origin().ok_or(FlowError::NotAWebPage)?;
+    let page = web_origin(&app).ok_or(FlowError::NotAWebPage)?;
     // The page's apc.json is asked for first and the reading is made while that request is out
     // (`join` polls in order: the request goes, then the reading runs); the reading goes nowhere
     // unless the answer says this is an ordinary page, and its own refusal comes after that answer.
     let (check, reading) =
         futures::future::join(check_app(env, &memory.app_checks, &page.origin), async {
-            reading_or_pointed_from(env, observation, page_url, &[How::Drop], drop_id.is_some())
+            reading_or_pointed_from(
+                env,
+                observation,
+                &source.doc,
+                &[How::Drop],
+                drop_id.is_some(),
+            )
         })
         .await;
-    if let Some(answered) =
-        app_answers(env, tab_id, answer_drop(&page.origin, &page.host, check)).await
+    if let Some(answered) = app_answers(
+        env,
+        source.tab_id,
+        answer_drop(&page.origin, &page.host, check),
+    )
+    .await
     {
         return Ok(answered);
     }
     let reading = reading?;
     let drop = Dropped {
-        tab_id,
-        page_url,
+        source,
         drop_id,
         ticket,
         reading,
@@ -127,8 +144,7 @@ async fn drop_inner<E: Env>(
 
 /// A drop that may pin: where it came from, the drag's ticket and the reading made of it.
 struct Dropped<'a> {
-    tab_id: i64,
-    page_url: &'a str,
+    source: &'a PageSource,
     drop_id: Option<&'a str>,
     ticket: String,
     reading: PageReading,
@@ -179,7 +195,7 @@ async fn pin_on_pairing<E: Env>(
         record,
         &drop.reading,
         Some(&drop.ticket),
-        Some(drop.tab_id),
+        Some(drop.source.tab_id),
         drop.drop_id.is_some(),
     )
     .await?;
@@ -189,7 +205,7 @@ async fn pin_on_pairing<E: Env>(
             reading_id: focus.target.id.clone().unwrap_or_default(),
             pointed: Box::new(drop.reading),
         };
-        send_early_text(env, memory, drop.tab_id, drop_id, drop.page_url, to).await;
+        send_early_text(env, memory, drop.source, drop_id, to).await;
     }
     Ok(DropOutcome::Pinned {
         pinned: Box::new(focus),
@@ -221,23 +237,24 @@ async fn ask_consent<E: Env>(
         agent_handle: preview.agent.handle,
         agent_name: preview.agent.name,
         ticket: drop.ticket,
-        tab_id: Some(drop.tab_id),
+        tab_id: Some(drop.source.tab_id),
         page_url: Some(drop.reading.url.clone()),
         reading: Some(drop.reading),
         text_of_drop: drop.drop_id.map(str::to_owned),
+        drop_frame_id: drop.source.frame_id,
     };
     open_consent(env, &consent).await?;
     if let Some(drop_id) = drop.drop_id {
         let to = Destination::Consent {
             consent_id: consent.id.clone(),
         };
-        send_early_text(env, memory, drop.tab_id, drop_id, drop.page_url, to).await;
+        send_early_text(env, memory, drop.source, drop_id, to).await;
     }
     let text = Msg::new(
         "noteAnswerInWindow",
         [consent.agent_name.clone(), display_origin(&hub.origin)],
     );
-    env.ui().note(drop.tab_id, &Note::info(text)).await;
+    env.ui().note(drop.source.tab_id, &Note::info(text)).await;
     Ok(DropOutcome::Consent {
         consent: consent.id,
     })
@@ -247,12 +264,12 @@ async fn ask_consent<E: Env>(
 async fn send_early_text<E: Env>(
     env: &E,
     memory: &Memory,
-    tab_id: i64,
+    source: &PageSource,
     drop_id: &str,
-    page_url: &str,
     to: Destination,
 ) {
-    if let Some(early) = memory.page_texts.ready(tab_id, drop_id, to.clone()) {
-        send_page_text(env, to, page_url, &early).await.ok();
+    let texts = &memory.page_texts;
+    if let Some(early) = texts.ready(source.tab_id, source.frame_id, drop_id, to.clone()) {
+        send_page_text(env, to, &source.doc, &early).await.ok();
     }
 }

@@ -36,6 +36,6 @@ pub use drop::{drop, drop_first};
 pub use outcome::*;
 pub use page_text::drop_text;
 pub use pin::{note_hidden, parse_undo_token, undo, undo_token, unpin};
-pub use point::{point_selection, PointBy};
+pub use point::{point_selection, MenuFrame, PointBy};
 pub use revoke::{dismiss_give_back, retry_give_backs, revoke};
 pub use status::{popup_state, refresh_status, start};

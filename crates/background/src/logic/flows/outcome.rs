@@ -44,6 +44,8 @@ pub enum FlowError {
     Duplicate(#[from] crate::logic::state::DuplicateId),
     #[error("no drop of this page waits for its page text")]
     UnknownDrop,
+    #[error("the drop landed in a frame you could not see there (hidden, see-through or covered); nothing was pointed")]
+    FrameNotSeen,
 }
 
 impl FlowError {
@@ -65,6 +67,7 @@ impl FlowError {
             Self::Code(_) => "code_invalid",
             Self::Duplicate(_) => "hub_bad_answer",
             Self::UnknownDrop => "drop_unknown",
+            Self::FrameNotSeen => "frame_not_seen",
         }
     }
 
@@ -85,6 +88,7 @@ impl FlowError {
             Self::UnknownPairing => Msg::new("errUnknownPairing", []),
             Self::UnknownConsent => Msg::new("errUnknownConsent", []),
             Self::AllowTooSoon => Msg::new("errAllowTooSoon", []),
+            Self::FrameNotSeen => Msg::new("errFrameNotSeen", []),
             Self::HubInvalid(address) => Msg::new("errHubInvalid", [address.clone()]),
             Self::Code(PairingCodeError::Empty) => Msg::new("errCodeEmpty", []),
             Self::Code(PairingCodeError::Malformed) => Msg::new("errCodeMalformed", []),

@@ -1,14 +1,15 @@
 //! The second message of a drop in two. It starts when the content script sends the whole page's
-//! observation (`page.drop_text`, same tab and `drop_id` as the drop's first message), and ends
+//! observation (`page.drop_text`, same tab, frame and `drop_id` as the drop's first message), and ends
 //! with that page text at the hub for the reading the first message pinned (never a second pin),
-//! joined into the reading a consent window will pin, or held until the pin is made; a tab or
-//! drop id that no first message named is refused.
+//! joined into the reading a consent window will pin, or held until the pin is made; a tab, frame
+//! or drop id that no first message named is refused.
 
 use apc_core::page_link::PageReading;
 
 use super::outcome::{Flow, FlowError, PageTextOutcome, PageTextSent};
 use super::pin::note_hub_error;
 use super::reading::page_text_from;
+use crate::logic::frames::{Document, PageSource};
 use crate::logic::hub_api::{self, HubCallError};
 use crate::logic::memory::Memory;
 use crate::logic::page_texts::{Arrival, Destination};
@@ -18,18 +19,19 @@ use crate::logic::ports::{Clock, Env, GrantVault, Store};
 pub async fn drop_text<E: Env>(
     env: &E,
     memory: &Memory,
-    tab_id: i64,
-    page_url: &str,
+    source: &PageSource,
     drop_id: &str,
     observation: &str,
 ) -> Flow<PageTextSent> {
-    let arrival = memory
-        .page_texts
-        .arrived(tab_id, drop_id, observation, env.clock().now_ms());
+    let now = env.clock().now_ms();
+    let arrival =
+        memory
+            .page_texts
+            .arrived(source.tab_id, source.frame_id, drop_id, observation, now);
     let page_text = match arrival {
         Arrival::Unknown => return Err(FlowError::UnknownDrop),
         Arrival::Held => PageTextOutcome::Held,
-        Arrival::Go(to) => send_page_text(env, to, page_url, observation).await?,
+        Arrival::Go(to) => send_page_text(env, to, &source.doc, observation).await?,
     };
     Ok(PageTextSent { page_text })
 }
@@ -38,7 +40,7 @@ pub async fn drop_text<E: Env>(
 pub(super) async fn send_page_text<E: Env>(
     env: &E,
     to: Destination,
-    page_url: &str,
+    doc: &Document,
     observation: &str,
 ) -> Flow<PageTextOutcome> {
     match to {
@@ -47,12 +49,10 @@ pub(super) async fn send_page_text<E: Env>(
             reading_id,
             pointed,
         } => {
-            let text = page_text_from(observation, page_url, &pointed);
+            let text = page_text_from(observation, doc, &pointed);
             to_pin(env, &pairing_id, &reading_id, text).await
         }
-        Destination::Consent { consent_id } => {
-            to_consent(env, &consent_id, page_url, observation).await
-        }
+        Destination::Consent { consent_id } => to_consent(env, &consent_id, doc, observation).await,
     }
 }
 
@@ -95,7 +95,7 @@ async fn to_pin<E: Env>(
 async fn to_consent<E: Env>(
     env: &E,
     consent_id: &str,
-    page_url: &str,
+    doc: &Document,
     observation: &str,
 ) -> Flow<PageTextOutcome> {
     let mut consent = env
@@ -106,14 +106,14 @@ async fn to_consent<E: Env>(
     let Some(reading) = consent.reading.as_mut() else {
         return Err(FlowError::UnknownConsent);
     };
-    join_text(reading, page_url, observation);
+    join_text(reading, doc, observation);
     consent.text_of_drop = None;
     env.store().put_consent(&consent).await?;
     Ok(PageTextOutcome::Joined)
 }
 
-fn join_text(reading: &mut PageReading, page_url: &str, observation: &str) {
-    match page_text_from(observation, page_url, reading) {
+fn join_text(reading: &mut PageReading, doc: &Document, observation: &str) {
+    match page_text_from(observation, doc, reading) {
         Some(text) => {
             reading.page_text = text.text;
             if let Some(md) = reading.markdown.as_mut() {

@@ -418,8 +418,16 @@ pub struct FakeUi {
     pub opened: RefCell<Vec<String>>,
     pub toolbar: RefCell<Option<ToolbarView>>,
     pub active: RefCell<Option<Tab>>,
-    /// What the content script answers when asked for the selection.
+    /// What the content script answers when asked for the selection (the document asked first).
     pub selection: RefCell<Option<Collected>>,
+    /// What other documents of the tab answer, by where they are asked (frames of the page).
+    pub frame_selections: RefCell<Vec<(CollectAt, Collected)>>,
+    /// Where each collection was asked, in order.
+    pub collected_at: RefCell<Vec<CollectAt>>,
+    /// What each frame answers about one of its frames being shown (by frame, child), and every
+    /// question asked: (frame, child, x, y).
+    pub shown: RefCell<BTreeMap<(i64, i64), FrameShown>>,
+    pub shown_asked: RefCell<Vec<(i64, i64, f64, f64)>>,
     pub window_ids: Cell<i64>,
     pub alerts: RefCell<Vec<(i64, Msg)>>,
 }
@@ -460,6 +468,7 @@ impl World {
         *world.ui.active.borrow_mut() = Some(Tab {
             id: TAB,
             url: PAGE.into(),
+            title: "An article".into(),
         });
         world
     }
@@ -595,12 +604,41 @@ impl PageUi for World {
     async fn note(&self, tab_id: i64, note: &Note) {
         self.ui.notes.borrow_mut().push((tab_id, note.clone()));
     }
-    async fn collect(&self, _tab_id: i64, _how: How) -> Result<Collected, PortError> {
+    async fn collect(
+        &self,
+        _tab_id: i64,
+        _how: How,
+        at: &CollectAt,
+    ) -> Result<Collected, PortError> {
+        self.ui.collected_at.borrow_mut().push(at.clone());
+        let framed = self.ui.frame_selections.borrow();
+        if let Some((_, answer)) = framed.iter().find(|(place, _)| place == at) {
+            return Ok(answer.clone());
+        }
         self.ui
             .selection
             .borrow()
             .clone()
             .ok_or_else(|| PortError("no content script".into()))
+    }
+    async fn frame_shown(
+        &self,
+        _tab_id: i64,
+        frame_id: i64,
+        child: i64,
+        x: f64,
+        y: f64,
+    ) -> Result<FrameShown, PortError> {
+        self.ui
+            .shown_asked
+            .borrow_mut()
+            .push((frame_id, child, x, y));
+        self.ui
+            .shown
+            .borrow()
+            .get(&(frame_id, child))
+            .copied()
+            .ok_or_else(|| PortError("no such frame".into()))
     }
     async fn open_consent(&self, consent_id: &str) -> Result<Option<i64>, PortError> {
         self.ui.opened.borrow_mut().push(consent_id.into());

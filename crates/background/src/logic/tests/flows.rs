@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::fakes::*;
 use crate::logic::flows::{self, *};
+use crate::logic::frames::PageSource;
 use crate::logic::ports::{Collected, HttpRequest, Method, Tab};
 use crate::logic::state::{GiveBackStatus, HubState, TryBy, GIVE_BACK_MAX_ATTEMPTS};
 use crate::logic::views::{
@@ -16,8 +17,8 @@ fn drop_with(w: &World, agent: &str, ticket: &str) -> Flow<DropOutcome> {
     w.run(flows::drop(
         w,
         &w.memory,
-        TAB,
-        PAGE,
+        &PageSource::top(TAB, PAGE),
+        None,
         &payload(agent, ticket),
         &observation(How::Drop, PAGE),
     ))
@@ -243,8 +244,8 @@ fn a_replayed_or_stale_ticket_pins_nothing_and_says_so() {
         .run(flows::drop(
             &w,
             &w.memory,
-            TAB,
-            PAGE,
+            &PageSource::top(TAB, PAGE),
+            None,
             &w_payload.to_string(),
             &observation(How::Drop, PAGE),
         ))
@@ -277,8 +278,8 @@ fn a_drop_without_a_ticket_or_with_a_bad_payload_reaches_no_hub() {
             .run(flows::drop(
                 &w,
                 &w.memory,
-                TAB,
-                PAGE,
+                &PageSource::top(TAB, PAGE),
+                None,
                 &bad,
                 &observation(How::Drop, PAGE),
             ))
@@ -306,8 +307,8 @@ fn the_reading_must_be_the_senders_page_and_a_drop() {
         .run(flows::drop(
             &w,
             &w.memory,
-            TAB,
-            PAGE,
+            &PageSource::top(TAB, PAGE),
+            None,
             &payload("ag_claude", &ticket),
             &observation(How::Drop, "https://bank.example/"),
         ))
@@ -317,8 +318,8 @@ fn the_reading_must_be_the_senders_page_and_a_drop() {
         .run(flows::drop(
             &w,
             &w.memory,
-            TAB,
-            PAGE,
+            &PageSource::top(TAB, PAGE),
+            None,
             &payload("ag_claude", &ticket),
             &observation(How::Selection, PAGE),
         ))
@@ -328,8 +329,8 @@ fn the_reading_must_be_the_senders_page_and_a_drop() {
         .run(flows::drop(
             &w,
             &w.memory,
-            TAB,
-            "chrome://settings",
+            &PageSource::top(TAB, "chrome://settings"),
+            None,
             &payload("ag_claude", &ticket),
             &observation(How::Drop, PAGE),
         ))
@@ -421,16 +422,19 @@ fn a_pairing_id_with_a_colon_is_refused_so_undo_cannot_break() {
 fn point_by_popup_menu_and_command() {
     let w = World::new();
     let id = paired_by_drop(&w);
-    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Selection, PAGE)));
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation {
+        json: observation(How::Selection, PAGE),
+        frame: None,
+    });
 
     // The command does not point a pairing a drop made until the person chose it.
     let e = w
-        .run(point_selection(&w, PointBy::Command, None))
+        .run(point_selection(&w, PointBy::Command, None, None))
         .unwrap_err();
     assert!(matches!(e, FlowError::NoCommandDefault));
     assert_eq!(w.last_note().kind, NoteKind::Error);
 
-    w.run(point_selection(&w, PointBy::Popup(id.clone()), None))
+    w.run(point_selection(&w, PointBy::Popup(id.clone()), None, None))
         .unwrap();
     let put = w.hub.calls("/page/pin").pop().unwrap();
     assert_eq!(
@@ -441,18 +445,31 @@ fn point_by_popup_menu_and_command() {
     assert_eq!(body(&put)["reading"]["pointed"]["how"], "selection");
     assert_eq!(w.state.borrow().last_used.as_deref(), Some(id.as_str()));
 
-    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Command, PAGE)));
-    w.run(point_selection(&w, PointBy::Command, None)).unwrap();
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation {
+        json: observation(How::Command, PAGE),
+        frame: None,
+    });
+    w.run(point_selection(&w, PointBy::Command, None, None))
+        .unwrap();
     let put = w.hub.calls("/page/pin").pop().unwrap();
     assert_eq!(body(&put)["reading"]["pointed"]["how"], "command");
 
-    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Selection, PAGE)));
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation {
+        json: observation(How::Selection, PAGE),
+        frame: None,
+    });
     let tab = Tab {
         id: 9,
         url: PAGE.into(),
+        title: "An article".into(),
     };
-    w.run(point_selection(&w, PointBy::Menu(id.clone()), Some(tab)))
-        .unwrap();
+    w.run(point_selection(
+        &w,
+        PointBy::Menu(id.clone()),
+        Some(tab),
+        None,
+    ))
+    .unwrap();
     assert_eq!(w.ui.notes.borrow().last().unwrap().0, 9);
     assert_eq!(w.hub.calls("/page/pin").len(), 3);
 }
@@ -461,36 +478,45 @@ fn point_by_popup_menu_and_command() {
 fn pointing_says_why_not() {
     let w = World::new();
     assert!(matches!(
-        w.run(point_selection(&w, PointBy::Command, None)),
+        w.run(point_selection(&w, PointBy::Command, None, None)),
         Err(FlowError::NoPairing)
     ));
     let id = paired_by_drop(&w);
     *w.ui.selection.borrow_mut() = Some(Collected::Refused("no_selection".into()));
     assert!(matches!(
-        w.run(point_selection(&w, PointBy::Popup(id.clone()), None)),
+        w.run(point_selection(&w, PointBy::Popup(id.clone()), None, None)),
         Err(FlowError::NoSelection)
     ));
     *w.ui.selection.borrow_mut() = None;
     assert!(matches!(
-        w.run(point_selection(&w, PointBy::Popup(id.clone()), None)),
+        w.run(point_selection(&w, PointBy::Popup(id.clone()), None, None)),
         Err(FlowError::PageUnreachable)
     ));
     // A content script that answers a selection with a "drop" cannot skip the ticket.
-    *w.ui.selection.borrow_mut() = Some(Collected::Observation(observation(How::Drop, PAGE)));
+    *w.ui.selection.borrow_mut() = Some(Collected::Observation {
+        json: observation(How::Drop, PAGE),
+        frame: None,
+    });
     assert!(matches!(
-        w.run(point_selection(&w, PointBy::Popup(id.clone()), None)),
+        w.run(point_selection(&w, PointBy::Popup(id.clone()), None, None)),
         Err(FlowError::PageUnreachable)
     ));
     let chrome = Tab {
         id: 3,
         url: "chrome://newtab".into(),
+        ..Tab::default()
     };
     assert!(matches!(
-        w.run(point_selection(&w, PointBy::Popup(id), Some(chrome))),
+        w.run(point_selection(&w, PointBy::Popup(id), Some(chrome), None)),
         Err(FlowError::NotAWebPage)
     ));
     assert!(matches!(
-        w.run(point_selection(&w, PointBy::Menu("pr_gone".into()), None)),
+        w.run(point_selection(
+            &w,
+            PointBy::Menu("pr_gone".into()),
+            None,
+            None
+        )),
         Err(FlowError::UnknownPairing)
     ));
 }
@@ -709,6 +735,7 @@ fn the_popup_view_carries_what_popup_js_renders() {
     *w.ui.active.borrow_mut() = Some(Tab {
         id: 1,
         url: "chrome://extensions".into(),
+        ..Tab::default()
     });
     let view = w.run(popup_state(&w, false)).unwrap();
     assert!(!view.can_point);
@@ -746,6 +773,7 @@ fn a_note_the_page_hid_is_said_on_that_tabs_toolbar_button() {
     let kind = crate::logic::router::SenderKind::ContentScript {
         tab_id: TAB,
         url: PAGE.into(),
+        frame: None,
     };
     let message = serde_json::json!({ "type": "page.note_hidden" });
     w.run(crate::logic::router::route(&w, &w.memory, message, &kind))
@@ -828,8 +856,8 @@ fn drop_first_with(w: &World, tab: i64, ticket: &str, drop_id: &str) -> Flow<Dro
     w.run(flows::drop_first(
         w,
         &w.memory,
-        tab,
-        PAGE,
+        &PageSource::top(tab, PAGE),
+        None,
         &payload("ag_claude", ticket),
         &pointed_observation(PAGE),
         drop_id,
@@ -840,8 +868,7 @@ fn text_with(w: &World, tab: i64, drop_id: &str, observation: &str) -> Flow<Page
     w.run(flows::drop_text(
         w,
         &w.memory,
-        tab,
-        PAGE,
+        &PageSource::top(tab, PAGE),
         drop_id,
         observation,
     ))
@@ -913,7 +940,7 @@ fn a_page_text_that_comes_while_its_pin_is_being_made_waits_for_it() {
     paired_by_drop(&w);
     let ticket = w.hub.mint("ag_claude");
     // The first message is handled up to its pin; the second arrives before the pin is made.
-    w.memory.page_texts.expect(TAB, "d1", w.now_ms.get());
+    w.memory.page_texts.expect(TAB, 0, "d1", w.now_ms.get());
     assert_eq!(
         text_with(&w, TAB, "d1", &page_observation(PAGE))
             .unwrap()
@@ -921,15 +948,16 @@ fn a_page_text_that_comes_while_its_pin_is_being_made_waits_for_it() {
         PageTextOutcome::Held
     );
     // (drop_first registers the drop again and keeps the held text: same tab, same id.)
-    w.memory.page_texts.forget(TAB, "d1");
+    w.memory.page_texts.forget(TAB, 0, "d1");
     let early = page_observation(PAGE);
     let (payload, pointed) = (payload("ag_claude", &ticket), pointed_observation(PAGE));
     // A hub that takes its time: the text message lands while the pin is in flight.
     w.hub.mode.set(HubMode::Slow);
     let handled = w.run(async {
-        let first = flows::drop_first(&w, &w.memory, TAB, PAGE, &payload, &pointed, "d2");
+        let top = PageSource::top(TAB, PAGE);
+        let first = flows::drop_first(&w, &w.memory, &top, None, &payload, &pointed, "d2");
         // Interleaved as the browser would: the text message lands while the pin is in flight.
-        let second = flows::drop_text(&w, &w.memory, TAB, PAGE, "d2", &early);
+        let second = flows::drop_text(&w, &w.memory, &top, "d2", &early);
         futures::future::join(first, second).await
     });
     assert!(matches!(handled.0, Ok(DropOutcome::Pinned { .. })));

@@ -19,6 +19,7 @@ const LOGIC: &[(&str, &str)] = &[
     ("flows/revoke.rs", include_str!("../flows/revoke.rs")),
     ("flows/shared.rs", include_str!("../flows/shared.rs")),
     ("flows/status.rs", include_str!("../flows/status.rs")),
+    ("frames.rs", include_str!("../frames.rs")),
     ("hub_api.rs", include_str!("../hub_api.rs")),
     ("memory.rs", include_str!("../memory.rs")),
     ("page_texts.rs", include_str!("../page_texts.rs")),

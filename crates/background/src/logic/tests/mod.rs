@@ -4,4 +4,5 @@
 
 pub mod fakes;
 mod flows;
+mod frames;
 mod invariants;

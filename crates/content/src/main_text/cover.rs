@@ -1,0 +1,125 @@
+//! M7 cover: the chosen part grows until it holds most of the page's prose. A page of many
+//! sections (a listicle's entries, a service page's hero, features and FAQ, a thread's posts)
+//! gives the best-scoring block one section only; the prose of the others is still the page's
+//! main text. The prose here is M1's paragraphs outside the unlikely parts and not mostly link,
+//! counted in bytes, and not inside a card (`cards`: teasers of other pages, "recent articles")
+//! nor a block of teasers (`teasers`);
+//! from the winner up, the nearest ancestor holding [`COVER`] of the page's prose is the part
+//! (`a_page_of_sections_is_read_whole`, `teaser_cards_do_not_widen_the_part`).
+
+use super::page::{at, len, set, Page, MIN_PARAGRAPH_BYTES};
+
+/// The share of the page's prose the chosen part must hold.
+pub(super) const COVER: f64 = 0.6;
+
+/// Each element's prose: the bytes and the number of the M1 paragraphs inside it that count.
+pub(super) struct Prose {
+    pub bytes: Vec<usize>,
+    pub count: Vec<usize>,
+}
+
+pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usize)]) -> Prose {
+    let tree = page.tree;
+    let card = cards(page);
+    let mut out = vec![0usize; tree.obs.nodes.len()];
+    let mut count = vec![0usize; tree.obs.nodes.len()];
+    for &(block, _, bytes, _) in found {
+        if bytes < MIN_PARAGRAPH_BYTES
+            || at(&page.unlikely, block)
+            || at(&card, block)
+            || page.density(block) > 0.5
+            || teasers(page, block)
+        {
+            continue;
+        }
+        for a in tree.ancestors(block) {
+            if let Some(slot) = out.get_mut(a) {
+                *slot += bytes;
+            }
+            if let Some(slot) = count.get_mut(a) {
+                *slot += 1;
+            }
+        }
+    }
+    Prose { bytes: out, count }
+}
+
+/// M7: from `top` up, the nearest ancestor below `body` holding [`COVER`] of `body`'s prose
+/// (`body` itself when only it does), when it adds at least two paragraphs of prose to `top`'s
+/// (one more paragraph elsewhere is a stray, not a section: `one_stray_paragraph_does_not_widen_the_part`).
+pub(super) fn widen(page: &Page<'_, '_, '_>, prose: &Prose, top: usize, body: usize) -> usize {
+    let tree = page.tree;
+    let total = at(&prose.bytes, body) as f64;
+    if total == 0.0 {
+        return top;
+    }
+    let mut cur = top;
+    while (at(&prose.bytes, cur) as f64) < COVER * total {
+        match tree.parent_of(cur) {
+            Some(p) if !matches!(tree.node(p).tag(), "html") => cur = p,
+            _ => break,
+        }
+    }
+    if at(&prose.count, cur) < at(&prose.count, top) + 2 {
+        return top;
+    }
+    cur
+}
+
+/// A run of teasers written as one block: many links making a good part of its text (the
+/// headlines of other pages, each with its summary).
+fn teasers(page: &Page<'_, '_, '_>, block: usize) -> bool {
+    at(&page.counts, block).anchors >= 4 && page.density(block) >= 0.25
+}
+
+/// Most bytes of a card's text.
+const CARD_MAX_BYTES: usize = 600;
+/// Fewest alike siblings that make cards.
+const CARD_MIN_RUN: usize = 3;
+
+/// Whether each node is inside a card: one of at least [`CARD_MIN_RUN`] sibling elements of the
+/// same tag and class, each short (at most [`CARD_MAX_BYTES`]) and holding a link.
+pub(super) fn cards(page: &Page<'_, '_, '_>) -> Vec<bool> {
+    let (tree, r) = (page.tree, page.r);
+    let n = tree.obs.nodes.len();
+    let mut card = vec![false; n];
+    let short_with_link = |k: usize| {
+        let l = len(r, k);
+        l > 0 && l <= CARD_MAX_BYTES && at(&page.counts, k).links > 0
+    };
+    for &i in &r.order {
+        let i = i as usize;
+        let node = tree.node(i);
+        if !node.is_element() {
+            continue;
+        }
+        let kids: Vec<usize> = node
+            .kids
+            .iter()
+            .map(|&k| k as usize)
+            .filter(|&k| tree.node(k).is_element() && r.span(k).is_some())
+            .collect();
+        for &k in &kids {
+            if !short_with_link(k) {
+                continue;
+            }
+            let key = (tree.node(k).tag(), tree.node(k).attr("class"));
+            let alike = kids
+                .iter()
+                .filter(|&&o| (tree.node(o).tag(), tree.node(o).attr("class")) == key)
+                .filter(|&&o| short_with_link(o))
+                .count();
+            if alike >= CARD_MIN_RUN {
+                set(&mut card, k, true);
+            }
+        }
+    }
+    // Inside a card is in the card.
+    for &i in &r.order {
+        let i = i as usize;
+        if tree.parent_of(i).is_some_and(|p| at(&card, p)) {
+            set(&mut card, i, true);
+        }
+    }
+    card
+}

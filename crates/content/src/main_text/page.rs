@@ -1,0 +1,335 @@
+//! The page as the main-text rules read it (`Page`, surveyed once: per element its counts, whether
+//! it is inside an unlikely part, whether it holds a block) and the small facts every rule of
+//! `main_text.rs`, `cover.rs` and `region.rs` shares: the class and id words, the noise tags and
+//! roles, the paragraph size. A leaf of `main_text/`: it names none of its siblings nor its
+//! parent, so the rules' modules import it without a circle.
+
+use crate::observation::Tree;
+use crate::render::{layout, Layout, Rendered};
+
+/// Words in a class or id that say "this is the content".
+pub(super) const POSITIVE: &[&str] = &[
+    "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
+    "blog", "story",
+];
+/// Words that say "probably not the content" (lose to a positive word).
+pub(super) const WEAK_NEGATIVE: &[&str] = &[
+    "hidden",
+    "banner",
+    "combx",
+    "contact",
+    "footer",
+    "foot",
+    "masthead",
+    "media",
+    "meta",
+    "scroll",
+    "shoutbox",
+    "sidebar",
+    "skyscraper",
+    "shopping",
+    "tags",
+    "widget",
+    "nav",
+    "menu",
+    "header",
+    "pagination",
+    "pager",
+    "popup",
+    "tool",
+    "caption",
+    "credit",
+];
+/// Words that say "not the content" whatever else the class says.
+pub(super) const STRONG_NEGATIVE: &[&str] = &[
+    "comment",
+    "disqus",
+    "respond",
+    "reply",
+    "replies",
+    "related",
+    "recommend",
+    "share",
+    "sharing",
+    "social",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "promo",
+    "sponsor",
+    "outbrain",
+    "taboola",
+    "breadcrumb",
+    "byline",
+    "author-bio",
+    "authorbio",
+    "cookie",
+    "consent",
+    "most-popular",
+    "mostpopular",
+    "trending",
+    "read-more",
+    "readmore",
+    "more-stories",
+    "screen-reader",
+    "sr-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "print-only",
+];
+/// Class or id tokens that are ads (matched as whole tokens or their prefix/suffix `ad-`, `-ad`).
+pub(super) const AD_TOKENS: &[&str] = &["ad", "ads", "advertisement", "adsbygoogle", "dfp"];
+pub(super) const NOISE_TAGS: &[&str] = &["nav", "aside", "footer", "button", "dialog", "menu"];
+pub(super) const NOISE_ROLES: &[&str] = &[
+    "navigation",
+    "complementary",
+    "contentinfo",
+    "search",
+    "menu",
+    "menubar",
+    "dialog",
+    "alert",
+    "alertdialog",
+];
+pub(super) const MIN_PARAGRAPH_BYTES: usize = 25;
+
+/// `v[i]`, or the default when `i` is out of range.
+pub(super) fn at<T: Copy + Default>(v: &[T], i: usize) -> T {
+    v.get(i).copied().unwrap_or_default()
+}
+
+pub(super) fn set<T>(v: &mut [T], i: usize, x: T) {
+    if let Some(slot) = v.get_mut(i) {
+        *slot = x;
+    }
+}
+
+pub(super) fn len(r: &Rendered, i: usize) -> usize {
+    r.span(i).map_or(0, |(a, b)| b - a)
+}
+
+/// The lower-cased class and id of an element, space separated, without the taxonomy tokens
+/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role).
+pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
+    let node = tree.node(i);
+    let mut s = String::new();
+    for attr in ["class", "id"] {
+        if let Some(v) = node.attr(attr) {
+            for token in v.split_ascii_whitespace() {
+                let t = token.to_ascii_lowercase();
+                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-"))
+                {
+                    s.push_str(&t);
+                    s.push(' ');
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Words that name the body of a post outright: they win over any negative word.
+pub(super) const BODY_NAMES: &[&str] = &[
+    "hentry",
+    "h-entry",
+    "entry-content",
+    "post-content",
+    "post-body",
+    "article-body",
+    "articlebody",
+    "article-content",
+    "story-body",
+];
+
+pub(super) fn has_ad_token(h: &str) -> bool {
+    h.split(|c: char| c.is_whitespace()).any(|t| {
+        AD_TOKENS.contains(&t)
+            || t.starts_with("ad-")
+            || t.starts_with("ads-")
+            || t.ends_with("-ad")
+            || t.ends_with("-ads")
+            || t.starts_with("advert")
+    })
+}
+
+/// The class/id says this is not content, whatever else it says. Never said of the page's
+/// root, body, a declared main or article, or a link (page-wide classes such as a body's
+/// `logged-out unsubscribed` say nothing about the text).
+pub(super) fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {
+    if matches!(
+        tree.node(i).tag(),
+        "html" | "body" | "main" | "article" | "a"
+    ) {
+        return false;
+    }
+    let h = hints(tree, i);
+    !h.is_empty()
+        && !BODY_NAMES.iter().any(|k| h.contains(k))
+        && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(&h))
+}
+
+pub(super) fn class_weight(tree: &Tree<'_>, i: usize) -> f64 {
+    let v = hints(tree, i);
+    let mut w = 0.0;
+    {
+        {
+            let pos = POSITIVE.iter().any(|k| v.contains(k));
+            let body = BODY_NAMES.iter().any(|k| v.contains(k));
+            let neg = !body
+                && (STRONG_NEGATIVE.iter().any(|k| v.contains(k))
+                    || has_ad_token(&v)
+                    || (!pos && WEAK_NEGATIVE.iter().any(|k| v.contains(k))));
+            if neg {
+                w -= 25.0;
+            }
+            if pos {
+                w += 25.0;
+            }
+        }
+    }
+    w
+}
+
+pub(super) fn tag_weight(tag: &str) -> f64 {
+    match tag {
+        "div" => 5.0,
+        "pre" | "td" | "blockquote" => 3.0,
+        "address" | "ol" | "ul" | "dl" | "dd" | "dt" | "li" | "form" => -3.0,
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "th" => -5.0,
+        _ => 0.0,
+    }
+}
+
+pub(super) fn is_block(lay: Layout) -> bool {
+    matches!(lay, Layout::Block | Layout::Row | Layout::Cell)
+}
+
+pub(super) fn is_heading(tag: &str) -> bool {
+    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// Noise by what the element is: its tag or role.
+pub(super) fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
+    let node = tree.node(i);
+    NOISE_TAGS.contains(&node.tag())
+        || node
+            .attr("role")
+            .is_some_and(|r| NOISE_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
+}
+
+/// Per rendered element: the counts the rules read, over its whole rendered subtree.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Counts {
+    pub(super) links: usize,
+    /// Links (`a` elements) with text.
+    pub(super) anchors: usize,
+    pub(super) commas: usize,
+    pub(super) p: usize,
+    pub(super) img: usize,
+    pub(super) li: usize,
+    pub(super) li_text: usize,
+    pub(super) inputs: usize,
+    pub(super) embeds: usize,
+}
+
+/// What the rules see of the page.
+pub(super) struct Page<'t, 'o, 'r> {
+    pub(super) tree: &'t Tree<'o>,
+    pub(super) r: &'r Rendered,
+    pub(super) counts: Vec<Counts>,
+    /// Inside a part that never counts (M1): noise tag or role, or a strongly negative class.
+    pub(super) unlikely: Vec<bool>,
+    /// Holds a block-level element.
+    pub(super) has_block: Vec<bool>,
+}
+
+impl Page<'_, '_, '_> {
+    pub(super) fn density(&self, i: usize) -> f64 {
+        let l = len(self.r, i);
+        if l == 0 {
+            0.0
+        } else {
+            (at(&self.counts, i).links as f64 / l as f64).min(1.0)
+        }
+    }
+}
+
+pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
+    let n = tree.obs.nodes.len();
+    let mut counts = vec![Counts::default(); n];
+    let mut has_block = vec![false; n];
+    for &i in r.order.iter().rev() {
+        let i = i as usize;
+        let node = tree.node(i);
+        let mut c = at(&counts, i);
+        if let Some(text) = &node.text {
+            c.commas += text.matches([',', '，', '、', '،']).count();
+        } else {
+            match node.tag() {
+                "a" => {
+                    c.links = len(r, i);
+                    c.anchors = usize::from(c.links > 0);
+                }
+                "p" => c.p += 1,
+                "img" | "picture" | "svg" => c.img += 1,
+                "li" => {
+                    c.li += 1;
+                    c.li_text = len(r, i);
+                }
+                "input" | "select" | "textarea" | "button" => c.inputs += 1,
+                "iframe" | "embed" | "object" | "video" => c.embeds += 1,
+                _ => {}
+            }
+        }
+        set(&mut counts, i, c);
+        if let Some(p) = tree.parent_of(i) {
+            if let Some(pc) = counts.get_mut(p) {
+                pc.links += c.links;
+                pc.anchors += c.anchors;
+                pc.commas += c.commas;
+                pc.p += c.p;
+                pc.img += c.img;
+                pc.li += c.li;
+                pc.li_text += c.li_text;
+                pc.inputs += c.inputs;
+                pc.embeds += c.embeds;
+            }
+            if node.is_element() && (at(&has_block, i) || is_block(layout(node))) {
+                set(&mut has_block, p, true);
+            }
+        }
+    }
+    let mut unlikely = vec![false; n];
+    for &i in &r.order {
+        let i = i as usize;
+        let inherited = tree.parent_of(i).is_some_and(|p| at(&unlikely, p));
+        let own =
+            tree.node(i).is_element() && (noise_by_kind(tree, i) || strongly_negative(tree, i));
+        set(&mut unlikely, i, inherited || own);
+    }
+    Page {
+        tree,
+        r,
+        counts,
+        unlikely,
+        has_block,
+    }
+}
+
+/// Trims each end and turns three or more line breaks in a row into two.
+pub(crate) fn tidy_breaks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut newlines = 0;
+    for c in text.trim().chars() {
+        if c == '\n' {
+            newlines += 1;
+            if newlines <= 2 {
+                out.push(c);
+            }
+        } else {
+            newlines = 0;
+            out.push(c);
+        }
+    }
+    out
+}

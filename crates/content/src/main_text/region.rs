@@ -1,0 +1,144 @@
+//! M8 region: the main text of a page that is not one article (a product, a listing or
+//! collection of cards, a thread of short posts, a docs index): the page's declared content
+//! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
+//! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
+//! the page's banner, forms and their controls, dialogs, and parts whose class or id says
+//! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
+//! `forms_and_banners_are_cut_from_the_region`), never a part holding half of the region
+//! (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
+//! the content (a listing's entries, an index of languages).
+
+use super::page::{at, has_ad_token, hints, len, noise_by_kind, set, tidy_breaks, Page};
+
+/// The share of the body's text a declared main must hold to be the region.
+pub(super) const MAIN_SHARE: f64 = 0.25;
+
+/// Class or id words that mark a part of the region as not content (matched as substrings).
+const REGION_NOISE: &[&str] = &[
+    "cookie",
+    "consent",
+    "gdpr",
+    "newsletter",
+    "subscribe",
+    "signup",
+    "sign-up",
+    "share",
+    "sharing",
+    "social",
+    "breadcrumb",
+    "skip-link",
+    "skiplink",
+    "skip-to",
+    "sr-only",
+    "screen-reader",
+    "visually-hidden",
+    "visuallyhidden",
+    "related",
+    "recommend",
+    "sponsor",
+    "promo",
+    "popup",
+    "modal",
+];
+
+/// The region's root: the declared main, else the body.
+pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
+    let (tree, r) = (page.tree, page.r);
+    let body_len = len(r, body) as f64;
+    r.order
+        .iter()
+        .map(|&i| i as usize)
+        .find(|&i| {
+            let node = tree.node(i);
+            node.is_element()
+                && (node.tag() == "main"
+                    || node
+                        .attr("role")
+                        .is_some_and(|v| v.trim().eq_ignore_ascii_case("main")))
+                && len(r, i) as f64 >= MAIN_SHARE * body_len
+        })
+        .unwrap_or(body)
+}
+
+/// Whether an element inside the region is cut (M8).
+pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    let node = tree.node(i);
+    if noise_by_kind(tree, i) {
+        return true;
+    }
+    if matches!(
+        node.tag(),
+        "form" | "header" | "input" | "label" | "fieldset"
+    ) {
+        return true;
+    }
+    if node
+        .attr("role")
+        .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "banner" | "form"))
+    {
+        return true;
+    }
+    if matches!(node.tag(), "main" | "article" | "body" | "html") {
+        return false;
+    }
+    let h = hints(tree, i);
+    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k))) || has_ad_token(&h) {
+        return true;
+    }
+    is_menu(page, i)
+}
+
+/// Fewest links that make a menu.
+const MENU_MIN_LINKS: usize = 3;
+/// Most bytes of link text per link in a menu.
+const MENU_LINK_BYTES: usize = 24;
+
+/// A menu: a block of at least [`MENU_MIN_LINKS`] short links ([`MENU_LINK_BYTES`] on average)
+/// that is nearly all link (`menus_are_cut_from_the_region`).
+fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let c = at(&page.counts, i);
+    c.anchors >= MENU_MIN_LINKS && c.links <= MENU_LINK_BYTES * c.anchors && page.density(i) >= 0.7
+}
+
+/// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
+/// text it keeps, in order.
+pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
+    let (tree, r) = (page.tree, page.r);
+    let Some((start, end)) = r.span(root) else {
+        return (String::new(), Vec::new());
+    };
+    let mut inside = vec![false; tree.obs.nodes.len()];
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for &i in &r.order {
+        let i = i as usize;
+        match tree.parent_of(i) {
+            Some(p) if p == root || at(&inside, p) => set(&mut inside, i, true),
+            _ => continue,
+        }
+        if !tree.node(i).is_element() {
+            continue;
+        }
+        let Some((a, b)) = r.span(i) else { continue };
+        if cuts.last().is_some_and(|&(_, e)| a < e) {
+            continue;
+        }
+        // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
+        // wrapper whose class says "modal" is still the page.
+        if 2 * (b - a) <= end - start && is_cut(page, i) {
+            cuts.push((a, b));
+        }
+    }
+    let mut text = String::with_capacity(end - start);
+    let mut kept = Vec::with_capacity(cuts.len() + 1);
+    let mut from = start;
+    for (a, b) in cuts {
+        text.push_str(r.slice(from, a));
+        kept.push((from, a));
+        text.push('\n');
+        from = b;
+    }
+    text.push_str(r.slice(from, end));
+    kept.push((from, end));
+    (tidy_breaks(&text), kept)
+}
