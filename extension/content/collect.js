@@ -40,6 +40,18 @@ var COLLECT_ATTRS = new Set([
   "id", "class", "lang", "hidden", "aria-hidden", "aria-level", "type", "role", "inert",
   "data-focus", "data-focus-part", "data-focus-params",
 ]);
+// Attributes collected on one kind of element only, for the reading's Markdown
+// (crates/content/src/markdown.rs, K2 and K4-K7): a link's target, an image's alt text and
+// source, a table cell's spans, a list's first number, a code block's language.
+var COLLECT_TAG_ATTRS = new Map([
+  ["a", ["href"]],
+  ["img", ["alt", "src"]],
+  ["td", ["colspan", "rowspan"]],
+  ["th", ["colspan", "rowspan"]],
+  ["ol", ["start"]],
+  ["pre", ["data-lang", "data-language"]],
+  ["code", ["data-lang", "data-language"]],
+]);
 // Elements whose content is never shown as text: recorded with their attributes, but their
 // children are not collected (a collection cap: their text can be large, e.g. JSON state
 // carriers). The list is the reader's rule R1 (crates/content/src/render.rs `NEVER_RENDERED`,
@@ -778,6 +790,9 @@ function finishObservation(col) {
     nodes: col.nodes,
     truncated: col.truncated,
   };
+  // What relative links resolve against, when a <base href> makes it other than the URL.
+  var base = String(col.doc.baseURI || "");
+  if (base && base !== obs.url) obs.base = base.slice(0, 8192);
   if (col.how === "drop") {
     var caretAnchor = col.rawAnchors.length ? anchorOf(col, col.rawAnchors[0]) : null;
     var elementAt = col.pointElement ? nearestCollected(col, col.pointElement) : undefined;
@@ -1085,9 +1100,10 @@ function recordAttrs(el) {
   if (!el.hasAttributes()) return null;
   var list = el.getAttributeNames();
   var attrs = null;
+  var own = COLLECT_TAG_ATTRS.get(el.localName);
   for (var i = 0, n = 0; i < list.length && n < COLLECT_MAX_ATTRS; i++) {
     var name = list[i];
-    if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0) {
+    if (COLLECT_ATTRS.has(name) || name.indexOf("data-apc-") === 0 || (own && own.indexOf(name) !== -1)) {
       var value = el.getAttribute(name);
       if (value === null) continue;
       attrs = attrs || {};

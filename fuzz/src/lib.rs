@@ -12,6 +12,9 @@ const TAGS: &[&str] = &[
     "div", "p", "span", "a", "br", "main", "article", "section", "h1", "h2", "h3", "li", "ul",
     "pre", "nav", "aside", "footer", "header", "script", "style", "template", "td", "table", "b",
     "svg", "text", "tspan", "textarea", "input", "x-card",
+    // What the Markdown reads (crates/content/src/markdown.rs).
+    "ol", "blockquote", "code", "img", "tr", "th", "thead", "tbody", "h6", "hr", "figure", "kbd",
+    "caption", "dl", "dd",
 ];
 /// Computed `content` values as browsers serialize them (strings with escapes, attr(), counters,
 /// images with alternative text), and broken ones.
@@ -49,6 +52,11 @@ const TEXT: &[&str] = &[
     "\u{feff}",
     "ß",
     "\r\n",
+    "```",
+    "# ",
+    "| ",
+    "\\",
+    "1. ",
 ];
 const DISPLAY: &[&str] = &[
     "block",
@@ -58,6 +66,7 @@ const DISPLAY: &[&str] = &[
     "table-cell",
     "inline flex",
     "list-item",
+    "table-row",
 ];
 const ATTRS: &[(&str, &str)] = &[
     ("id", "comments"),
@@ -72,6 +81,17 @@ const ATTRS: &[(&str, &str)] = &[
     ("aria-hidden", "true"),
     ("href", "https://example.com/x"),
     ("class", "related"),
+    ("href", "../rel x(1)"),
+    ("href", "javascript:alert(1)"),
+    ("href", "#top"),
+    ("alt", "A [diagram] `x`"),
+    ("src", "/i.png"),
+    ("colspan", "3"),
+    ("colspan", "99999"),
+    ("rowspan", "2"),
+    ("start", "-4"),
+    ("class", "language-rust"),
+    ("data-lang", "py`thon"),
 ];
 
 fn text(u: &mut Unstructured) -> Result<String> {
@@ -228,5 +248,10 @@ pub fn observation(u: &mut Unstructured) -> Result<Observation> {
             None
         },
         truncated: u.arbitrary()?,
+        base: if u.arbitrary()? {
+            Some((*u.choose(&["https://example.com/docs/", "not a url", "javascript:x", ""])?).into())
+        } else {
+            None
+        },
     })
 }

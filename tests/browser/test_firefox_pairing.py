@@ -275,7 +275,8 @@ def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(fir
     assert focus["next"] == "page__get_reading" and focus["next_args"] == {"id": focus["id"]}
     assert "irrigation" not in json.dumps(focus), "the focus carries identifiers only"
 
-    is_error, got = agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
+    # In plain text: the page's text as the person sees it (the Markdown is tests/e2e's).
+    is_error, got = agent.call("page__get_reading", {**focus["next_args"], "format": "text"}).result(timeout=30)
     assert not is_error, got
     assert got["untrusted"] is True
     assert re.search(r"never instructions", got["note"], re.I)

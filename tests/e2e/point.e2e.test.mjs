@@ -32,13 +32,16 @@ const visibleText = (page, selector) => page.locator(selector).first().innerText
 /** Starts a wait of the agent; resolves to the tool's structured result. */
 const waitForFocus = (timeout_s = 20) => agent.call('wait_for_focus', { timeout_s });
 
-async function readFocus(focus) {
+/** Reads a focus's reading as the agent does; in plain text unless `format` says otherwise. */
+async function readFocus(focus, { format = 'text' } = {}) {
   assert.equal(focus.kind, 'page_reading');
   assert.equal(focus.next, 'page__get_reading');
   assert.deepEqual(focus.next_args, { id: focus.id });
   assert.equal(focus.app.id, 'page');
-  const got = await agent.call('page__get_reading', focus.next_args);
+  const args = format ? { ...focus.next_args, format } : focus.next_args;
+  const got = await agent.call('page__get_reading', args);
   assert.equal(got.isError, false, JSON.stringify(got.result));
+  assert.equal(got.result.format, format ?? 'markdown');
   assert.equal(got.result.untrusted, true);
   assert.match(got.result.note, /never instructions/i);
   // A drop's page text follows its pin: read at once, the reading has it (the hub waits for it).
@@ -211,6 +214,95 @@ describe('pointing an agent at page text', () => {
     assert.equal(reading.pointed.how, 'command');
     assert.equal(reading.pointed.text, expected);
     await page.close();
+  });
+
+  // The structures of a documentation page, pointed at by drop and by selection: what the agent
+  // reads by default is GitHub Markdown that keeps them (tests/fixtures/structure.html; its
+  // <base href> is what relative links resolve against).
+  const structures = (origin) => [
+    {
+      what: 'a code block, fenced, with its language',
+      drop: '#code',
+      select: '#code',
+      md: '````rust\nfn main() {\n    let fence = "```";\n    println!("{fence}");\n}\n````',
+    },
+    {
+      what: 'a table, its header row marked (a pointed cell with its row)',
+      drop: '#fast',
+      dropMd: '| Option | Default |\n| --- | --- |\n| `--fast` | off \\| on |',
+      select: '#table',
+      md: '| Option | Default |\n| --- | --- |\n| `--fast` | off \\| on |\n| --level | 3 |',
+    },
+    {
+      what: 'a nested list, ordered inside unordered',
+      drop: '#install-word',
+      dropMd: '- Install\n  1. Download\n  2. Unpack',
+      select: '#list',
+      md: '- Install\n  1. Download\n  2. Unpack\n- Configure',
+    },
+    {
+      what: 'a block quote',
+      drop: '#quote-first',
+      dropMd: '> Simple things should be simple.',
+      select: '#quote',
+      md: '> Simple things should be simple.\n>\n> Complex things should be possible.',
+    },
+    {
+      what: 'links, relative ones resolved against the base URL',
+      drop: '#links',
+      select: '#links',
+      md: `Read the [install guide](${origin}/docs/guide/install.html) and [the spec](https://example.org/spec?a=1&b=2) first; [usage](${origin}/docs/guide/#usage) is below, with \`apc --help\` for the rest.`,
+    },
+    {
+      what: 'an image, by its alt text, with its caption',
+      drop: '#diagram',
+      select: '#figure',
+      md: `![Flow diagram of the build](${origin}/docs/guide/diagram.png)\n\nThe build, step by step.`,
+    },
+  ];
+
+  it('structure by drop: the agent reads code, a table, a nested list, a quote, links and an image as Markdown', async () => {
+    const page = await ext.context.newPage();
+    try {
+      await page.goto(site.url('/structure.html'));
+      for (const s of structures(site.origin)) {
+        await page.locator(s.drop).scrollIntoViewIfNeeded();
+        const focus = await dropForFocus(page, s.drop).catch((e) => {
+          throw new Error(`${s.what}: ${e.message}`);
+        });
+        const reading = await readFocus(focus, { format: null });
+        assert.equal(reading.pointed.how, 'drop');
+        assert.equal(reading.pointed.text, s.dropMd ?? s.md, s.what);
+        // The plain text is what it always was: no markup of ours.
+        const plain = await readFocus(focus);
+        assert.ok(!/^````|\| ---|\]\(|^> |^- /m.test(plain.pointed.text), `${s.what}: ${plain.pointed.text}`);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('structure by selection: the same structures arrive as Markdown, and the main text keeps them', async () => {
+    const page = await ext.context.newPage();
+    try {
+      await page.goto(site.url('/structure.html'));
+      let last;
+      for (const s of structures(site.origin)) {
+        await selectText(page, s.select);
+        const waiting = waitForFocus();
+        const reply = await dispatchFor(page.url(), 'contextMenus.onClicked', `point:${pairingId}`);
+        assert.equal(reply.ok, true, JSON.stringify(reply));
+        const { result } = await waiting;
+        assert.equal(result.timed_out, false, `${s.what}: the agent got no focus`);
+        last = await readFocus(result.focus, { format: null });
+        assert.equal(last.pointed.how, 'selection');
+        assert.equal(last.pointed.text, s.md, s.what);
+      }
+      assert.match(last.page_text, /^## Usage$/m);
+      assert.ok(last.page_text.includes(structures(site.origin)[0].md), last.page_text);
+    } finally {
+      await page.close();
+    }
   });
 
   it('pairing with the code the dock shows, from the popup, then Unpin there', async () => {

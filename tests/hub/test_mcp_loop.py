@@ -123,3 +123,87 @@ def test_web_origins_are_refused(hub):
 
     status, answer = hub.request("POST", "/dock/tickets", {"agent": dock["agent"]}, {"origin": "http://evil.example"})
     assert status == 403 and answer["error"] == "csrf_refused"
+
+
+def big_reading() -> dict:
+    """A reading of a long documentation page at the 256 KiB cap, its main text in plain text and as
+    Markdown (headings, code fences, lists, tables), both of one size."""
+    r = reading("Pointed words")
+    r["markdown"] = {"pointed": "## Pointed words", "before": "", "after": "", "page": ""}
+    plain, md = [], []
+    i = 0
+    while True:
+        plain.append(f"Section {i}\n\nRun the step {i}, then check its output, \"as shown\" in the table.\n\nfn step_{i}() {{ run(); }}")
+        md.append(f"## Section {i}\n\nRun the step {i}, then check its output, \"as shown\" in the table.\n\n```rust\nfn step_{i}() {{ run(); }}\n```\n\n| step | state |\n| --- | --- |\n| {i} | done |")
+        r["page_text"] = "\n\n".join(plain)
+        r["markdown"]["page"] = "\n\n".join(md)
+        if len(json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode()) > 256 * 1024 - 600:
+            break
+        i += 1
+    plain.pop()
+    md.pop()
+    r["page_text"] = "\n\n".join(plain)
+    r["markdown"]["page"] = "\n\n".join(md)
+    return r
+
+
+def test_a_reading_at_its_cap_is_read_in_parts_within_the_budget_by_the_pypi_client(hub):
+    """Claude Code caps a tool's output at 25,000 tokens and moves a result over 50,000 characters
+    out of the conversation: the hub answers within 40,000 bytes, the pointed part whole in the
+    first part, and the agent reads the rest by page_text_next_offset, whole and in order."""
+    mcp_url = hub.agents()[0]["mcp_url"]
+    dock = hub.dock()
+    big = big_reading()
+    size = len(json.dumps(big, ensure_ascii=False, separators=(",", ":")).encode())
+    assert 256 * 1024 - 2000 < size <= 256 * 1024
+
+    async def read_all(session, reading_id, fmt):
+        parts = []
+        args = {"id": reading_id, "format": fmt}
+        while True:
+            result = await session.call_tool("page__get_reading", args, read_timeout_seconds=60)
+            assert not result.is_error, result
+            text_block = result.content[0].text
+            assert len(text_block.encode()) <= 40_000, len(text_block.encode())
+            assert json.loads(text_block) == result.structured_content
+            parts.append(result.structured_content)
+            nxt = result.structured_content["page_text_next_offset"]
+            if nxt is None:
+                return parts
+            assert nxt > args.get("offset", -1)
+            args = {"id": reading_id, "format": fmt, "offset": nxt}
+
+    async def main():
+        status, paired = await anyio.to_thread.run_sync(
+            lambda: hub.extension("POST", "/page/pair", {"ticket": dock["ticket"], "agent": dock["agent"]}))
+        assert status == 201, paired
+        grant = paired["pairing"]["grant"]
+        status, body = await anyio.to_thread.run_sync(
+            lambda: hub.extension("PUT", "/page/pin", {"reading": big}, grant))
+        assert status == 200, body
+        reading_id = body["focus"]["id"]
+        async with streamable_http_client(mcp_url) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = {t.name: t for t in (await session.list_tools()).tools}
+                meta = tools["page__get_reading"].meta or {}
+                assert meta.get("anthropic/maxResultSizeChars", 0) >= 40_000
+                for fmt, whole in [("markdown", big["markdown"]["page"]), ("text", big["page_text"])]:
+                    parts = await read_all(session, reading_id, fmt)
+                    # Parts of at most 40,000 bytes each: at least as many as the text's JSON needs.
+                    assert len(parts) >= -(-len(json.dumps(whole, ensure_ascii=False).encode()) // 40_000) >= 3, len(parts)
+                    first = parts[0]
+                    assert first["format"] == fmt and first["page_text_format"] == fmt
+                    pointed = big["markdown"]["pointed"] if fmt == "markdown" else "Pointed words"
+                    assert first["reading"]["pointed"]["text"] == pointed
+                    assert all("pointed" not in p["reading"] for p in parts[1:])
+                    assert first["page_text_chars"] == len(whole)
+                    offsets = [p["page_text_offset"] for p in parts]
+                    assert offsets == sorted(offsets) and offsets[0] == 0
+                    assert "".join(p["reading"]["page_text"] for p in parts) == whole
+                    if fmt == "markdown":
+                        # No part ends inside a code fence.
+                        for p in parts:
+                            assert p["reading"]["page_text"].count("```") % 2 == 0
+
+    anyio.run(main)

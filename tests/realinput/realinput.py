@@ -699,13 +699,15 @@ def needs(world, key):
 
 def read_focus(world, waiting):
     """The focus a `wait_for_focus` call (`waiting`) got, and the reading the agent then gets with
-    `page__get_reading`, checked to be a page reading marked untrusted."""
+    `page__get_reading` in plain text (`format: "text"`: the page's text as the person sees it, which
+    these suites compare; the Markdown is tests/e2e's), checked to be a page reading marked
+    untrusted."""
     is_error, result = waiting.result(timeout=60)
     assert not is_error, result
     assert result["timed_out"] is False, "the agent got no focus"
     focus = result["focus"]
     assert focus["kind"] == "page_reading" and focus["next"] == "page__get_reading"
-    is_error, got = world.agent.call("page__get_reading", focus["next_args"]).result(timeout=30)
+    is_error, got = world.agent.call("page__get_reading", {**focus["next_args"], "format": "text"}).result(timeout=30)
     assert not is_error, got
     assert got["untrusted"] is True
     return focus, got["reading"]

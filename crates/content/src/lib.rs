@@ -43,11 +43,15 @@ mod error;
 pub mod field;
 pub mod focus;
 pub mod main_text;
+pub mod markdown;
 pub mod observation;
 pub mod render;
 pub mod timing;
 mod visible_html;
 
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
+mod markdown_tests;
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod proptests;
@@ -112,18 +116,30 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
         let room = READING_MAX_BYTES
             .checked_sub(base + r#","page_text":"""#.len())
             .ok_or(ContentError::TooLarge("reading"))?;
-        let main = main_text::main_text(&tree, &r);
+        let (main, ranges) = main_text::main_text_and_ranges(&tree, &r);
         let kept = cut_front(&main, room);
         let truncated = obs.truncated || kept.len() < main.len();
         let text = (!kept.is_empty()).then(|| kept.to_owned());
-        // The reading with it passes the rules the hub applies (RR6 above all).
-        PageReading {
+        let mut whole = PageReading {
             page_text: text.clone(),
             truncated: (truncated || pointed.truncated == Some(true)).then_some(true),
             ..pointed.clone()
+        };
+        let links = markdown::Links::new(&pointed.url, obs.base.as_deref());
+        let page_markdown = match whole.markdown.is_some() {
+            true => main_markdown(&tree, &r, &links, &ranges, &whole)?,
+            false => None,
+        };
+        if let Some(md) = whole.markdown.as_mut() {
+            md.page = page_markdown.clone();
         }
-        .check()?;
-        Ok(PageText { text, truncated })
+        // The reading with it passes the rules the hub applies (RR6 above all).
+        whole.check()?;
+        Ok(PageText {
+            text,
+            truncated,
+            markdown: page_markdown,
+        })
     })
 }
 
@@ -157,6 +173,26 @@ pub struct PageText {
     pub text: Option<String>,
     /// The text was cut to fit, or the page was larger than what was collected.
     pub truncated: bool,
+    /// The main text as GitHub Markdown (the reading's `markdown.page`), when it fits beside it.
+    pub markdown: Option<String>,
+}
+
+/// The main text's Markdown (the same ranges of the rendered text as the plain main text), when
+/// it fits whole in what `reading` (with its plain page text) leaves of the reading's cap; the
+/// plain text comes first, as the page app link has always carried it.
+fn main_markdown(
+    tree: &Tree<'_>,
+    r: &render::Rendered,
+    links: &markdown::Links,
+    ranges: &[(usize, usize)],
+    reading: &PageReading,
+) -> Result<Option<String>, ContentError> {
+    if reading.page_text.is_none() || ranges.is_empty() {
+        return Ok(None);
+    }
+    let md = markdown::markdown(tree, r, ranges, links);
+    let room = READING_MAX_BYTES.saturating_sub(json_len(reading)? + r#","page":"""#.len());
+    Ok((!md.is_empty() && escaped_len(&md) <= room).then_some(md))
 }
 
 fn reading_of(
@@ -203,6 +239,15 @@ fn reading_of(
         before: context_before(r.slice(0, ps)),
         after: context_after(r.slice(pe, r.text.len())),
     };
+    let links = markdown::Links::new(&url, obs.base.as_deref());
+    let mut md = markdown::reading_markdown(
+        &tree,
+        &r,
+        &links,
+        found.block,
+        range_of(&r.text, before_window(r.slice(0, ps))),
+        range_of(&r.text, after_window(r.slice(pe, r.text.len()))),
+    );
     let mut reading = PageReading {
         url,
         title,
@@ -217,8 +262,15 @@ fn reading_of(
         page_text: None,
         truncated: Some(true),
         made_at: made_at.to_owned(),
+        markdown: None,
         frame: None,
     };
+    if reading.pointed.field.is_some() {
+        // A field's value is what the person typed, not the page's structure, and it is in the
+        // reading once (F1): the agent reads `pointed.text` as it is.
+        md.pointed = String::new();
+    }
+    reading.markdown = Some(md);
 
     if !with_page_text {
         reading.truncated = truncated.then_some(true);
@@ -230,7 +282,7 @@ fn reading_of(
     let room = READING_MAX_BYTES
         .checked_sub(base + r#","page_text":"""#.len())
         .ok_or(ContentError::TooLarge("reading"))?;
-    let main = main_text::main_text(&tree, &r);
+    let (main, ranges) = main_text::main_text_and_ranges(&tree, &r);
     let kept = cut_front(&main, room);
     if kept.len() < main.len() {
         truncated = true;
@@ -239,6 +291,10 @@ fn reading_of(
         reading.page_text = Some(kept.to_owned());
     }
     reading.truncated = truncated.then_some(true);
+    let page_md = main_markdown(&tree, &r, &links, &ranges, &reading)?;
+    if let Some(md) = reading.markdown.as_mut() {
+        md.page = page_md;
+    }
     // The rules the hub applies too: what is built here passes them by construction, and this
     // makes sure.
     reading.check()?;
@@ -258,6 +314,9 @@ struct Found {
     inside: Vec<usize>,
     truncated: bool,
     field: Option<apc_core::page_link::PointedField>,
+    /// The range the pointed part's Markdown is made of: a drop's whole block or the selection
+    /// as it was made (an image before a caption's text is in it), unless P3 cut it.
+    block: (usize, usize),
 }
 
 /// The places the pointed text is found from: a drop's caret and element, a selection's ends, or
@@ -304,6 +363,7 @@ fn field_pointed(
         chain_from: f.node as usize,
         inside: Vec::new(),
         field: Some(ft.kind),
+        block: (at, at),
     })
 }
 
@@ -428,6 +488,11 @@ fn page_pointed(
         inside,
         truncated,
         field: None,
+        block: if truncated {
+            (ps, pe)
+        } else {
+            (raw_start, raw_end)
+        },
     })
 }
 
@@ -603,6 +668,11 @@ fn common_ancestor(tree: &Tree<'_>, a: usize, b: usize) -> usize {
 
 /// C1: the last `CONTEXT_CHARS` characters, starting at a word.
 fn context_before(text: &str) -> String {
+    main_text::tidy_breaks(before_window(text))
+}
+
+/// C1's stretch before the pointed text, as a slice of `text`.
+fn before_window(text: &str) -> &str {
     let text = text.trim_end();
     let start = text
         .char_indices()
@@ -615,11 +685,16 @@ fn context_before(text: &str) -> String {
             s = tail(s, ws);
         }
     }
-    main_text::tidy_breaks(s)
+    s
 }
 
 /// C1: the first `CONTEXT_CHARS` characters, ending at a word.
 fn context_after(text: &str) -> String {
+    main_text::tidy_breaks(after_window(text))
+}
+
+/// C1's stretch after the pointed text, as a slice of `text`.
+fn after_window(text: &str) -> &str {
     let text = text.trim_start();
     let end = text
         .char_indices()
@@ -631,17 +706,17 @@ fn context_after(text: &str) -> String {
             s = head(s, ws);
         }
     }
-    main_text::tidy_breaks(s)
+    s
+}
+
+/// Where `part`, a slice of `whole`, lies in it (byte range).
+fn range_of(whole: &str, part: &str) -> (usize, usize) {
+    let a = (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize);
+    (a.min(whole.len()), (a + part.len()).min(whole.len()))
 }
 
 /// Bytes a character takes inside a JSON string.
-fn escaped_char_len(c: char) -> usize {
-    match c {
-        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-        c if (c as u32) < 0x20 => 6,
-        c => c.len_utf8(),
-    }
-}
+use apc_core::js::json_char_len as escaped_char_len;
 
 fn escaped_len(s: &str) -> usize {
     s.chars().map(escaped_char_len).sum()

@@ -192,13 +192,14 @@ fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, 
     (fin, found)
 }
 
-/// The main text: the chosen parts' rendered text with noise cut out.
-pub(crate) fn main_text(tree: &Tree<'_>, r: &Rendered) -> String {
+/// The main text: the chosen road's text, and the ranges of the rendered text it was made of, in
+/// document order (the Markdown of the main text renders the same ranges: `markdown.rs`).
+pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Vec<(usize, usize)>) {
     let roads = roads(tree, r);
     if is_article(&roads) {
-        roads.article
+        (roads.article, roads.article_ranges)
     } else {
-        roads.region
+        (roads.region, roads.region_ranges)
     }
 }
 
@@ -232,8 +233,12 @@ const TEXT_SHARE: f64 = 0.2;
 pub(crate) struct Roads {
     /// M1–M7: the best-scoring part, widened to cover the prose, cleaned.
     pub article: String,
+    /// The rendered text's ranges `article` was made of.
+    pub article_ranges: Vec<(usize, usize)>,
     /// M8: the declared region, boilerplate cut.
     pub region: String,
+    /// The rendered text's ranges `region` was made of.
+    pub region_ranges: Vec<(usize, usize)>,
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
@@ -259,7 +264,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .copied()
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
-    let region = body
+    let (region, region_ranges) = body
         .map(|b| region::text(&page, region::root(&page, b)))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
@@ -290,30 +295,32 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
             .collect(),
     };
     let mut text = String::new();
+    let mut ranges = Vec::new();
     for &top in &parts {
-        text.push_str(&cleaned(&page, &fin, top));
+        text.push_str(&cleaned(&page, &fin, top, &mut ranges));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
-    let done = |article: String| Roads {
+    let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
+        article_ranges,
         region: region.clone(),
+        region_ranges: region_ranges.clone(),
         prose_total,
         prose_chosen,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
-        return done(text);
+        return done(text, ranges);
     }
     // M6: cleaning left less than a paragraph (an app's page of short labels, lists and controls, where every
     // part looks like noise to an article's rules): the page's whole visible text, uncut, so the
     // agent still gets what the person sees.
-    done(
-        body.and_then(|body| r.span(body))
-            .map(|(a, b)| tidy_breaks(r.slice(a, b)))
-            .unwrap_or_default(),
-    )
+    match body.and_then(|body| r.span(body)) {
+        Some((a, b)) => done(tidy_breaks(r.slice(a, b)), vec![(a, b)]),
+        None => done(String::new(), Vec::new()),
+    }
 }
 
 /// M2: when other candidates score nearly as well as the winner (a body split into chunks),
@@ -481,7 +488,13 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || c.embeds > 1
 }
 
-fn cleaned(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: usize) -> String {
+/// The text of `top` with its noise cut out; the ranges kept go to `kept`.
+fn cleaned(
+    page: &Page<'_, '_, '_>,
+    fin: &[Option<f64>],
+    top: usize,
+    kept: &mut Vec<(usize, usize)>,
+) -> String {
     let (tree, r) = (page.tree, page.r);
     let Some((start, end)) = r.span(top) else {
         return String::new();
@@ -512,9 +525,11 @@ fn cleaned(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: usize) -> String {
     let mut from = start;
     for (a, b) in cuts {
         text.push_str(r.slice(from, a));
+        kept.push((from, a));
         text.push('\n');
         from = b;
     }
     text.push_str(r.slice(from, end));
+    kept.push((from, end));
     text
 }

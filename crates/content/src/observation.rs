@@ -74,6 +74,10 @@ pub struct Observation {
     /// The collector stopped at one of its caps: some of the page is missing.
     #[serde(default)]
     pub truncated: bool,
+    /// `document.baseURI` when it is not `url` (a `<base href>`): what the page's relative links
+    /// are resolved against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 /// One node: an element (`tag` set) or a text node (`text` set), never both.
@@ -275,7 +279,9 @@ impl Observation {
         if self.v != OBSERVATION_VERSION {
             return Err(ContentError::UnsupportedVersion(self.v));
         }
-        if self.url.len() > MAX_URL_BYTES {
+        if self.url.len() > MAX_URL_BYTES
+            || self.base.as_ref().is_some_and(|b| b.len() > MAX_URL_BYTES)
+        {
             return Err(ContentError::TooLarge("url"));
         }
         if self.title.len() > MAX_RAW_META_BYTES

@@ -246,6 +246,7 @@ fn observation(
         selection,
         field,
         truncated,
+        base: None,
     }
 }
 

@@ -6,15 +6,15 @@ use crate::observation::{Field, Generated, ShadowMode};
 use crate::*;
 
 /// A tiny tree builder for observations.
-enum T {
+pub(crate) enum T {
     E(String, Vec<(String, String)>, Option<Style>, Vec<T>),
     X(String),
 }
 
-fn e(tag: &str, kids: Vec<T>) -> T {
+pub(crate) fn e(tag: &str, kids: Vec<T>) -> T {
     T::E(tag.into(), vec![], None, kids)
 }
-fn ea(tag: &str, attrs: &[(&str, &str)], kids: Vec<T>) -> T {
+pub(crate) fn ea(tag: &str, attrs: &[(&str, &str)], kids: Vec<T>) -> T {
     T::E(
         tag.into(),
         attrs
@@ -25,13 +25,13 @@ fn ea(tag: &str, attrs: &[(&str, &str)], kids: Vec<T>) -> T {
         kids,
     )
 }
-fn es(tag: &str, style: Style, kids: Vec<T>) -> T {
+pub(crate) fn es(tag: &str, style: Style, kids: Vec<T>) -> T {
     T::E(tag.into(), vec![], Some(style), kids)
 }
-fn x(text: &str) -> T {
+pub(crate) fn x(text: &str) -> T {
     T::X(text.into())
 }
-fn disp(d: &str) -> Style {
+pub(crate) fn disp(d: &str) -> Style {
     Style {
         display: Some(d.into()),
         ..Style::default()
@@ -61,7 +61,7 @@ fn flatten(t: T, nodes: &mut Vec<Node>) -> u32 {
     i as u32
 }
 
-fn page(body: Vec<T>) -> Observation {
+pub(crate) fn page(body: Vec<T>) -> Observation {
     let mut nodes = Vec::new();
     flatten(
         ea(
@@ -83,11 +83,12 @@ fn page(body: Vec<T>) -> Observation {
         selection: None,
         field: None,
         truncated: false,
+        base: None,
     }
 }
 
 /// Index of the text node holding `needle`.
-fn text_node(obs: &Observation, needle: &str) -> u32 {
+pub(crate) fn text_node(obs: &Observation, needle: &str) -> u32 {
     obs.nodes
         .iter()
         .position(|n| n.text.as_deref().is_some_and(|t| t.contains(needle)))
@@ -100,7 +101,7 @@ fn utf16_offset(text: &str, needle: &str) -> u32 {
 }
 
 /// Selects from the start of `from` to the end of `to` (both inside text nodes).
-fn select(mut obs: Observation, from: &str, to: &str) -> Observation {
+pub(crate) fn select(mut obs: Observation, from: &str, to: &str) -> Observation {
     let a = text_node(&obs, from);
     let b = text_node(&obs, to);
     let ta = obs.nodes[a as usize].text.clone().unwrap();
@@ -120,7 +121,7 @@ fn select(mut obs: Observation, from: &str, to: &str) -> Observation {
 }
 
 /// Drops on the text node holding `needle`, at its start.
-fn drop_on(mut obs: Observation, needle: &str) -> Observation {
+pub(crate) fn drop_on(mut obs: Observation, needle: &str) -> Observation {
     let n = text_node(&obs, needle);
     let t = obs.nodes[n as usize].text.clone().unwrap();
     obs.how = How::Drop;
@@ -134,7 +135,7 @@ fn drop_on(mut obs: Observation, needle: &str) -> Observation {
     obs
 }
 
-fn reading(obs: &Observation) -> apc_core::page_link::PageReading {
+pub(crate) fn reading(obs: &Observation) -> apc_core::page_link::PageReading {
     build_reading(obs, "2026-11-29T00:00:00Z").unwrap()
 }
 
@@ -893,6 +894,7 @@ fn deep_nesting_does_not_overflow_the_stack() {
         selection: None,
         field: None,
         truncated: false,
+        base: None,
     };
     let r = reading(&obs);
     assert_eq!(r.pointed.text, "deep text");
@@ -1015,6 +1017,7 @@ fn nested_headings_and_blank_blocks_stay_linear() {
         selection: None,
         field: None,
         truncated: false,
+        base: None,
     };
     let r = reading(&obs);
     assert_eq!(r.pointed.text, "word");
@@ -1512,9 +1515,12 @@ fn the_pointed_part_is_the_reading_without_its_page_text() {
     let pointed = build_pointed(&obs, "2026-11-29T00:00:00Z").unwrap();
     assert!(whole.page_text.is_some());
     assert_eq!(pointed.page_text, None);
+    let mut markdown = pointed.markdown.clone().unwrap();
+    markdown.page = whole.markdown.as_ref().unwrap().page.clone();
     assert_eq!(
         PageReading {
             page_text: whole.page_text.clone(),
+            markdown: Some(markdown),
             ..pointed.clone()
         },
         whole
@@ -1972,6 +1978,20 @@ fn f1_page_text_never_holds_a_fields_value() {
     assert_eq!(pointed.pointed.text, "A DRAFT");
     let all = serde_json::to_string(&pointed).unwrap();
     assert_eq!(all.matches("DRAFT").count(), 1, "{all}");
+}
+
+#[test]
+fn f1_a_fields_value_has_no_markdown_of_its_own() {
+    let mut obs = field_page();
+    obs.field = Some(field(&obs, "textarea", "# typed, *not* structure", 0, 24));
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "# typed, *not* structure");
+    let md = r.markdown.expect("a reading has its Markdown");
+    assert_eq!(
+        md.pointed, "",
+        "the agent reads the value as typed, in pointed.text"
+    );
+    assert_eq!(md.before, "# Reply\n\nBefore the field.");
 }
 
 #[test]

@@ -5,6 +5,16 @@
 
 use serde_json::{Map, Value};
 
+/// Bytes a character takes in JSON text as `JSON.stringify` (and serde_json) write it: two for
+/// `"`, `\\` and the short escapes, six for another control character, else its UTF-8 length.
+pub fn json_char_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        c => c.len_utf8(),
+    }
+}
+
 /// `s.length` in JavaScript: UTF-16 code units.
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
@@ -363,6 +373,17 @@ fn write_str(out: &mut String, s: &str) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn json_char_len_is_what_serde_json_writes() {
+        for c in [
+            'a', '"', '\\', '\n', '\t', '\u{8}', '\u{c}', '\u{1}', '\u{1f}', '\u{7f}', 'é', '語',
+            '😀',
+        ] {
+            let written = serde_json::to_string(&c.to_string()).unwrap().len() - 2;
+            assert_eq!(json_char_len(c), written, "{c:?}");
+        }
+    }
 
     #[test]
     fn number_parses_like_js() {

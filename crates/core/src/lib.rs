@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`types`] | wire types of the channels (`FocusTarget`, `FocusPayload`, `ViewPayload`, …) |
 //! | [`target`] | the focus grammar: `parse_params`, `parse_target`, `canonical_target`, attributes |
+//! | [`markdown`] | GitHub Markdown for the agent: escaping page text, code fences, links, cuts |
 //! | [`manifest`] | `apc.json`: `parse_apc_manifest`, `declares_mcp_url`, `url_on_origin`, versions |
 //! | [`core_rules`] | core tools and keys, profiles, revoke, mobile, `apc_link` |
 //! | [`drag`] | the drag payload and its checked parser |
@@ -28,6 +29,7 @@ pub mod host;
 pub mod hub_naming;
 pub mod js;
 pub mod manifest;
+pub mod markdown;
 pub mod notes;
 pub mod page_link;
 pub mod pairing_code;

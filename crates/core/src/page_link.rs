@@ -80,11 +80,33 @@ pub struct PageReading {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
     pub made_at: String,
+    /// The pointed part, its context and the main text as GitHub Markdown, for the agent
+    /// (headings, lists, tables, code, quotes, links, images); absent in a reading of an
+    /// extension that made none. The plain texts above are kept as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<ReadingMarkdown>,
     /// The text is in a frame of the page: `url` and `title` are then the top page's (the page the
     /// person is on), and the pointed text, `lang`, `context` and `page_text` the frame's. Absent for
     /// the top page itself, and in every reading an extension before frames made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame: Option<ReadingFrame>,
+}
+
+/// A reading's texts as GitHub Markdown (`crate::markdown` says how page text is escaped in it).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadingMarkdown {
+    /// The pointed part (for a drop, the whole pointed block).
+    #[serde(default)]
+    pub pointed: String,
+    /// The context before and after it (the same stretch of the page as `context`).
+    #[serde(default)]
+    pub before: String,
+    #[serde(default)]
+    pub after: String,
+    /// The main text (`page_text`) as Markdown, when it fits beside it: absent while the page
+    /// text follows (`text_follows`), or when only the plain text fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
 }
 
 /// Where in its page a reading's text is: a frame (`PageReading::frame`), as the browser names it.
@@ -177,6 +199,9 @@ pub struct PageTextRequest {
     /// collected: the reading's `truncated` becomes true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
+    /// The same main text as GitHub Markdown (the reading's `markdown.page`), when it fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_markdown: Option<String>,
 }
 
 /// `200` of a [`PageTextRequest`]: `attached` is false when the reading already had its answer (a

@@ -177,6 +177,7 @@ mod tests {
             page_text: None,
             truncated: None,
             made_at: "2026-11-29T00:00:00Z".into(),
+            markdown: None,
             frame: None,
         }
     }

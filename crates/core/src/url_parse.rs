@@ -176,6 +176,32 @@ pub fn new_url(input: &str) -> Option<Url> {
     Some(url)
 }
 
+/// `new URL(input, base)`: `input` (a link's `href`) resolved against `base`, with
+/// [`new_url`]'s refusal of a host the browsers refuse. `None` where the constructor throws.
+pub fn join_url(base: &Url, input: &str) -> Option<Url> {
+    let input = input.trim_matches(|c: char| c <= ' ');
+    let url = base.join(input).ok()?;
+    // A host that came from `input` (an absolute or scheme-relative link) is checked as
+    // `new_url` checks it; one from `base` was checked when the base was read.
+    let scheme_relative =
+        input.len() >= 2 && input.bytes().take(2).all(|b| b == b'/' || b == b'\\');
+    let has_scheme = input.split_once(':').is_some_and(|(scheme, _)| {
+        scheme
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic())
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    });
+    if scheme_relative {
+        new_url(&format!("{}:{input}", base.scheme()))?;
+    } else if has_scheme {
+        new_url(input)?;
+    }
+    Some(url)
+}
+
 /// A host as the URL parser reads it in a special URL (percent-decoded, IDNA to ASCII, lower
 /// case, IPv4 normalized), with [`new_url`]'s refusal; `None` when it is no host.
 pub fn parse_host(input: &str) -> Option<Host<String>> {
@@ -195,6 +221,24 @@ mod tests {
     /// RFC 3492 encoding, for the tests' own punycode labels.
     fn punycode(s: &str) -> String {
         idna::punycode::encode_str(s).unwrap()
+    }
+
+    #[test]
+    fn join_url_resolves_links_and_refuses_what_new_url_refuses() {
+        let base = new_url("https://docs.example/guide/intro.html?x=1").unwrap();
+        let j = |s: &str| join_url(&base, s).map(String::from);
+        assert_eq!(
+            j("setup.html").as_deref(),
+            Some("https://docs.example/guide/setup.html")
+        );
+        assert_eq!(j("/api#x").as_deref(), Some("https://docs.example/api#x"));
+        assert_eq!(
+            j("//cdn.example/a").as_deref(),
+            Some("https://cdn.example/a")
+        );
+        assert_eq!(j(" ../b ").as_deref(), Some("https://docs.example/b"));
+        assert_eq!(j("mailto:a@b.c").as_deref(), Some("mailto:a@b.c"));
+        assert_eq!(j("http://[::1"), None);
     }
 
     #[test]

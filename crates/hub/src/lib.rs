@@ -5,11 +5,13 @@
 //! Modules, from the bottom up: [`secrets`], [`store`] (SQLite and its one thread), [`tickets`],
 //! [`error`] (the one error type, mapped once to the wire), [`state`] (the shared state, a leaf that
 //! imports none of the layers above), [`security`] (Host, Origin, CSRF, minting, the dock's password),
-//! [`focus`] (a pin as a focus), [`page`] (the page app's endpoints), [`mcp`] (the agent's tools),
+//! [`focus`] (a pin as a focus), [`page`] (the page app's endpoints), [`agent_reading`] (a reading as
+//! `page__get_reading` answers it: Markdown, in parts within a budget), [`mcp`] (the agent's tools),
 //! [`dock`] (the dock page), [`conn`] (a connection's refusals as JSON), [`server`] (routes, the accept
 //! loop and its limits, startup), [`cli`] (command line). `testkit` (feature `test-support`) is
 //! what the crate's tests, examples and benchmark share.
 
+pub mod agent_reading;
 pub mod cli;
 pub mod client_config;
 pub mod clients;

@@ -437,7 +437,7 @@ async fn pin_reading(hub: &Hub, pairing: &PairingRow, req: PinRequest) -> HubRes
     Ok(Json(PinResponse { focus }).into_response())
 }
 
-/// `{ reading_id, page_text, truncated? }` → 200 `{ attached }`: the page text of the reading this
+/// `{ reading_id, page_text, page_markdown?, truncated? }` → 200 `{ attached }`: the page text of the reading this
 /// pairing pinned with `text_follows` (its current pin; another pairing's reading, or one replaced,
 /// is `404 reading_unknown`). `page_text: null`: it will not come, and `page__get_reading` stops
 /// waiting for it. The first answer stands; a repeat is `{ attached: false }` and changes nothing.
@@ -472,6 +472,11 @@ async fn put_page_text(
                 )
             })?;
             reading.page_text = (!text.is_empty()).then_some(text);
+            // Its Markdown goes with it, into the reading's Markdown (a pointed part made without
+            // any has none to join).
+            if let (Some(md), Some(page)) = (reading.markdown.as_mut(), req.page_markdown) {
+                md.page = (!page.is_empty() && reading.page_text.is_some()).then_some(page);
+            }
             if req.truncated == Some(true) {
                 reading.truncated = Some(true);
             }

@@ -212,21 +212,23 @@ pub async fn pin(
     Ok(answer.focus)
 }
 
-/// `PUT {page.pin}` `{ reading_id, page_text, truncated? }`: the page text of a reading pinned with
-/// `text_follows` (`None`: it will not come). `true` when the hub attached it, `false` when the
-/// reading had its answer already.
+/// `PUT {page.pin}` `{ reading_id, page_text, page_markdown?, truncated? }`: the page text of a
+/// reading pinned with `text_follows` (`None`: it will not come), with its Markdown when it fit.
+/// `true` when the hub attached it, `false` when the reading had its answer already.
 pub async fn page_text(
     http: &impl Http,
     endpoints: &PageEndpoints,
     grant: &str,
     reading_id: &str,
     text: Option<&str>,
+    markdown: Option<&str>,
     truncated: bool,
 ) -> Result<bool, HubCallError> {
     let body = body_of(&PageTextRequest {
         reading_id: reading_id.to_owned(),
         page_text: text.map(str::to_owned),
         truncated: truncated.then_some(true),
+        page_markdown: text.and(markdown).map(str::to_owned),
     })?;
     let answer: PageTextResponse =
         decode(call(http, Method::Put, &endpoints.pin, Some(grant), Some(body)).await?)?;

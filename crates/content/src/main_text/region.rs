@@ -101,11 +101,12 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
     c.anchors >= MENU_MIN_LINKS && c.links <= MENU_LINK_BYTES * c.anchors && page.density(i) >= 0.7
 }
 
-/// The region's text: `root`'s rendered text without the cut parts.
-pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> String {
+/// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
+/// text it keeps, in order.
+pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
     let (tree, r) = (page.tree, page.r);
     let Some((start, end)) = r.span(root) else {
-        return String::new();
+        return (String::new(), Vec::new());
     };
     let mut inside = vec![false; tree.obs.nodes.len()];
     let mut cuts: Vec<(usize, usize)> = Vec::new();
@@ -129,12 +130,15 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> String {
         }
     }
     let mut text = String::with_capacity(end - start);
+    let mut kept = Vec::with_capacity(cuts.len() + 1);
     let mut from = start;
     for (a, b) in cuts {
         text.push_str(r.slice(from, a));
+        kept.push((from, a));
         text.push('\n');
         from = b;
     }
     text.push_str(r.slice(from, end));
-    tidy_breaks(&text)
+    kept.push((from, end));
+    (tidy_breaks(&text), kept)
 }

@@ -77,6 +77,7 @@ async fn to_pin<E: Env>(
         &grant,
         reading_id,
         text.as_ref().map(|t| t.text.as_deref().unwrap_or("")),
+        text.as_ref().and_then(|t| t.markdown.as_deref()),
         text.as_ref().is_some_and(|t| t.truncated),
     )
     .await;
@@ -115,6 +116,9 @@ fn join_text(reading: &mut PageReading, doc: &Document, observation: &str) {
     match page_text_from(observation, doc, reading) {
         Some(text) => {
             reading.page_text = text.text;
+            if let Some(md) = reading.markdown.as_mut() {
+                md.page = text.markdown;
+            }
             if text.truncated {
                 reading.truncated = Some(true);
             }
