@@ -688,6 +688,16 @@ class PageAndDock:
         return {self.page.handle, self.dock.handle}
 
 
+def tear_down(*steps):
+    """Runs each step of a world's tear-down, going on past one that fails (a browser already gone,
+    a hub already stopped), so none is left running."""
+    for step in steps:
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - tearing down: go on with the rest
+            pass
+
+
 def needs(world, key):
     """What an earlier test left in `world.shared` under `key`; the test fails if it did not get
     that far (then this one cannot start where it should)."""

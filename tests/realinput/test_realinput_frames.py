@@ -18,7 +18,7 @@ import pytest
 
 from apc_live import Agent, Hub
 from realinput import (REPO_ROOT, PageAndDock, Site, element_point, launch_chromium, launch_firefox, note_text,
-                       packages, poll, press_in_consent, read_focus, viewport_offset, wait_for_window)
+                       packages, poll, press_in_consent, read_focus, tear_down, viewport_offset, wait_for_window)
 
 MESSAGES = json.loads((REPO_ROOT / "extension" / "_locales" / "en" / "messages.json").read_text())
 
@@ -96,11 +96,7 @@ class World(PageAndDock):
         self.hands.drag(start, end)
 
     def close(self):
-        for step in (self.agent.close, self.browser.quit, self.hub.stop, self.site.close, self.child.close):
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - tearing down: go on with the rest
-                pass
+        tear_down(self.agent.close, self.browser.quit, self.hub.stop, self.site.close, self.child.close)
 
 
 @pytest.fixture(scope="module", params=["firefox", "chromium"])

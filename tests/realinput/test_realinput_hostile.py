@@ -33,7 +33,7 @@ import pytest
 from apc_live import Agent, Hub
 from realinput import (PageAndDock, Site, command_chord, element_point, find_window, launch_firefox, needs,
                        no_window_opens, note_text, packages, pointer_elsewhere, poll, press_in_consent, read_focus,
-                       select_by_triple_click, viewport_offset, wait_for_window)
+                       select_by_triple_click, tear_down, viewport_offset, wait_for_window)
 
 HERE = pathlib.Path(__file__).resolve().parent
 HOSTILE_PAGE = (HERE / "site" / "hostile.html").read_text()
@@ -122,12 +122,7 @@ class World(PageAndDock):
         return (view["focus"] or {}).get("id")
 
     def close(self):
-        steps = [self.agent.close, self.browser.quit, self.hub.stop, self.site.close, *self.extra]
-        for step in steps:
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - tearing down: go on with the rest
-                pass
+        tear_down(self.agent.close, self.browser.quit, self.hub.stop, self.site.close, *self.extra)
 
 
 @pytest.fixture(scope="module")

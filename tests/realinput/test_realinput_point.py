@@ -20,7 +20,7 @@ import pytest
 from apc_live import Agent, Hub
 from realinput import (REPO_ROOT, PageAndDock, Site, command_chord, element_point, find_window, launch_chromium,
                        launch_firefox, needs, packages, poll, press_in_consent, read_focus, screen_shot,
-                       select_by_triple_click, wait_for_window)
+                       select_by_triple_click, tear_down, wait_for_window)
 
 # Screenshots of what the person sees: tests/artifacts/ always, docs/screenshots/ with
 # APC_SCREENSHOTS=1 (to refresh the README's pictures).
@@ -47,11 +47,7 @@ class World(PageAndDock):
         poll(lambda: self.page.run("return document.readyState") == "complete", f"{url} did not load")
 
     def close(self):
-        for step in (self.agent.close, self.browser.quit, self.hub.stop, self.site.close):
-            try:
-                step()
-            except Exception:  # noqa: BLE001 - tearing down: go on with the rest
-                pass
+        tear_down(self.agent.close, self.browser.quit, self.hub.stop, self.site.close)
 
 
 @pytest.fixture(scope="module", params=["firefox", "chromium"])

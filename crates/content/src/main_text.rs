@@ -47,7 +47,7 @@ mod region;
 pub(crate) use page::tidy_breaks;
 use page::{
     at, class_weight, hints, is_block, is_heading, len, noise_by_kind, set, strongly_negative,
-    survey, tag_weight, Page, MIN_PARAGRAPH_BYTES,
+    survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -495,41 +495,8 @@ fn cleaned(
     top: usize,
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
-    let (tree, r) = (page.tree, page.r);
-    let Some((start, end)) = r.span(top) else {
-        return String::new();
-    };
-    let title = words(&tree.obs.title);
-    // Cut out noise descendants (outermost ones; ranges nest, so skip what a cut covers).
-    // `order` is preorder, so a node is inside `top` exactly when its parent is `top` or inside.
-    let mut inside = vec![false; tree.obs.nodes.len()];
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    for &i in &r.order {
-        let i = i as usize;
-        match tree.parent_of(i) {
-            Some(p) if p == top || at(&inside, p) => set(&mut inside, i, true),
-            _ => continue,
-        }
-        if !tree.node(i).is_element() {
-            continue;
-        }
-        let Some((a, b)) = r.span(i) else { continue };
-        if cuts.last().is_some_and(|&(_, e)| a < e) {
-            continue;
-        }
-        if is_noise(page, fin, i, &title) {
-            cuts.push((a, b));
-        }
-    }
-    let mut text = String::with_capacity(end - start);
-    let mut from = start;
-    for (a, b) in cuts {
-        text.push_str(r.slice(from, a));
-        kept.push((from, a));
-        text.push('\n');
-        from = b;
-    }
-    text.push_str(r.slice(from, end));
-    kept.push((from, end));
+    let title = words(&page.tree.obs.title);
+    let (text, ranges) = text_without(page, top, |i, _| is_noise(page, fin, i, &title));
+    kept.extend(ranges);
     text
 }

@@ -317,6 +317,53 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
 }
 
 /// Trims each end and turns three or more line breaks in a row into two.
+/// `root`'s rendered text with the outermost descendants `cut` says yes to taken out (each cut
+/// leaves a line break), and the ranges of the rendered text kept, in order: the one walk both
+/// roads use (M5's cleaning, M8's region). `cut` gets an element and its span.
+pub(super) fn text_without(
+    page: &Page<'_, '_, '_>,
+    root: usize,
+    mut cut: impl FnMut(usize, (usize, usize)) -> bool,
+) -> (String, Vec<(usize, usize)>) {
+    let (tree, r) = (page.tree, page.r);
+    let Some((start, end)) = r.span(root) else {
+        return (String::new(), Vec::new());
+    };
+    // Ranges nest, so what a cut covers is skipped. `order` is preorder, so a node is inside
+    // `root` exactly when its parent is `root` or inside.
+    let mut inside = vec![false; tree.obs.nodes.len()];
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for &i in &r.order {
+        let i = i as usize;
+        match tree.parent_of(i) {
+            Some(p) if p == root || at(&inside, p) => set(&mut inside, i, true),
+            _ => continue,
+        }
+        if !tree.node(i).is_element() {
+            continue;
+        }
+        let Some((a, b)) = r.span(i) else { continue };
+        if cuts.last().is_some_and(|&(_, e)| a < e) {
+            continue;
+        }
+        if cut(i, (a, b)) {
+            cuts.push((a, b));
+        }
+    }
+    let mut text = String::with_capacity(end - start);
+    let mut kept = Vec::with_capacity(cuts.len() + 1);
+    let mut from = start;
+    for (a, b) in cuts {
+        text.push_str(r.slice(from, a));
+        kept.push((from, a));
+        text.push('\n');
+        from = b;
+    }
+    text.push_str(r.slice(from, end));
+    kept.push((from, end));
+    (text, kept)
+}
+
 pub(crate) fn tidy_breaks(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut newlines = 0;

@@ -8,7 +8,7 @@
 //! (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
-use super::page::{at, has_ad_token, hints, len, noise_by_kind, set, tidy_breaks, Page};
+use super::page::{at, has_ad_token, hints, len, noise_by_kind, text_without, tidy_breaks, Page};
 
 /// The share of the body's text a declared main must hold to be the region.
 pub(super) const MAIN_SHARE: f64 = 0.25;
@@ -104,41 +104,13 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
 /// text it keeps, in order.
 pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
-    let (tree, r) = (page.tree, page.r);
-    let Some((start, end)) = r.span(root) else {
+    let Some((start, end)) = page.r.span(root) else {
         return (String::new(), Vec::new());
     };
-    let mut inside = vec![false; tree.obs.nodes.len()];
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
-    for &i in &r.order {
-        let i = i as usize;
-        match tree.parent_of(i) {
-            Some(p) if p == root || at(&inside, p) => set(&mut inside, i, true),
-            _ => continue,
-        }
-        if !tree.node(i).is_element() {
-            continue;
-        }
-        let Some((a, b)) = r.span(i) else { continue };
-        if cuts.last().is_some_and(|&(_, e)| a < e) {
-            continue;
-        }
-        // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
-        // wrapper whose class says "modal" is still the page.
-        if 2 * (b - a) <= end - start && is_cut(page, i) {
-            cuts.push((a, b));
-        }
-    }
-    let mut text = String::with_capacity(end - start);
-    let mut kept = Vec::with_capacity(cuts.len() + 1);
-    let mut from = start;
-    for (a, b) in cuts {
-        text.push_str(r.slice(from, a));
-        kept.push((from, a));
-        text.push('\n');
-        from = b;
-    }
-    text.push_str(r.slice(from, end));
-    kept.push((from, end));
+    // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
+    // wrapper whose class says "modal" is still the page.
+    let (text, kept) = text_without(page, root, |i, (a, b)| {
+        2 * (b - a) <= end - start && is_cut(page, i)
+    });
     (tidy_breaks(&text), kept)
 }
