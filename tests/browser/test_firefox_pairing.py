@@ -227,9 +227,7 @@ def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(fir
     pairing_id, main = needs("pairing_id"), needs("main")
     page_url = site + "/article.html"
 
-    driver.switch_to.window(main)
-    driver.get(page_url)
-    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    open_in(driver, main, page_url)
     expected = driver.execute_script(
         """
         const range = document.createRange();
@@ -289,6 +287,28 @@ def test_point_button_in_the_popup_pins_the_selection_and_the_agent_reads_it(fir
     shared["reading"] = focus["next_args"]
 
 
+def open_in(driver, window, url):
+    """Loads `url` in the window `window` and waits until it has loaded."""
+    driver.switch_to.window(window)
+    driver.get(url)
+    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+
+
+def pinned_by_point(driver, agent, pairing_id, popup, page_url):
+    """The agent waits, the person presses Point for the page at `page_url` and it pins: gives the
+    agent's wait result and its page__get_reading answer."""
+    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
+    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
+    assert not alert, f"Point failed: {alert}"
+    assert status == "Pinned for default."
+    is_error, result = waiting.result(timeout=30)
+    assert not is_error and result["timed_out"] is False, result
+    # The plain texts, as pinned (the default is the reading's Markdown).
+    is_error, got = agent.call("page__get_reading", {**result["focus"]["next_args"], "format": "text"}).result(timeout=30)
+    assert not is_error, got
+    return result, got
+
+
 def point_from_the_popup(driver, pairing_id, popup, page_url):
     """The person presses Point in the popup (its own window) for the page at `page_url`; gives
     what the popup then says: (status line, alert)."""
@@ -314,9 +334,7 @@ def test_in_firefox_a_fields_selection_is_pointed_as_its_value_and_a_closed_shad
     messages = json.loads((REPO_ROOT / "extension" / "_locales" / "en" / "messages.json").read_text())
 
     page_url = site + "/form-fields.html"
-    driver.switch_to.window(main)
-    driver.get(page_url)
-    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    open_in(driver, main, page_url)
     driver.execute_script(
         """
         const field = document.querySelector('#draft');
@@ -325,21 +343,12 @@ def test_in_firefox_a_fields_selection_is_pointed_as_its_value_and_a_closed_shad
         field.setSelectionRange(start, field.value.indexOf('point of it') + 'point of it'.length);
         """
     )
-    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
-    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
-    assert not alert, f"Point failed: {alert}"
-    assert status == "Pinned for default."
-    is_error, result = waiting.result(timeout=30)
-    assert not is_error and result["timed_out"] is False, result
-    is_error, got = agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
-    assert not is_error, got
+    _, got = pinned_by_point(driver, agent, pairing_id, popup, page_url)
     assert got["reading"]["pointed"]["text"] == "Second line of the draft, with the point of it"
     assert got["reading"]["pointed"]["field"] == "textarea"
 
     page_url = site + "/shadow-dom.html"
-    driver.switch_to.window(main)
-    driver.get(page_url)
-    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    open_in(driver, main, page_url)
     box = driver.execute_script(
         """
         const card = document.querySelector('#closed');
@@ -367,9 +376,7 @@ def test_point_button_on_a_selection_in_a_frame_from_another_site(firefox, hub, 
     pairing_id, main, popup = needs("pairing_id"), needs("main"), needs("popup")
     child = site.replace("127.0.0.1", "localhost")
     page_url = f"{site}/frames.html?child={child}"
-    driver.switch_to.window(main)
-    driver.get(page_url)
-    until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page did not load")
+    open_in(driver, main, page_url)
     driver.switch_to.frame(driver.find_element(By.ID, "widget"))
     try:
         # The person clicks into the frame (it takes the focus) and selects a line there.
@@ -387,14 +394,7 @@ def test_point_button_on_a_selection_in_a_frame_from_another_site(firefox, hub, 
         driver.switch_to.default_content()
     assert driver.execute_script("return document.activeElement.id") == "widget", "the frame has no focus"
 
-    waiting = agent.call("wait_for_focus", {"timeout_s": 20})
-    status, alert = point_from_the_popup(driver, pairing_id, popup, page_url)
-    assert not alert, f"Point failed: {alert}"
-    assert status == "Pinned for default."
-    is_error, result = waiting.result(timeout=30)
-    assert not is_error and result["timed_out"] is False, result
-    is_error, got = agent.call("page__get_reading", result["focus"]["next_args"]).result(timeout=30)
-    assert not is_error, got
+    result, got = pinned_by_point(driver, agent, pairing_id, popup, page_url)
     reading = got["reading"]
     assert reading["pointed"]["how"] == "selection"
     assert reading["pointed"]["text"] == expected
