@@ -49,7 +49,8 @@ const waitForFocus = (timeout_s = 20) => agent.call('wait_for_focus', { timeout_
 
 async function readFocus(focus) {
   assert.equal(focus.kind, 'page_reading');
-  const got = await agent.call('page__get_reading', focus.next_args);
+  // The plain texts, as pinned (the default is the reading's Markdown), which these tests compare.
+  const got = await agent.call('page__get_reading', { ...focus.next_args, format: 'text' });
   assert.equal(got.isError, false, JSON.stringify(got.result));
   assert.equal(got.result.untrusted, true);
   return got.result.reading;
