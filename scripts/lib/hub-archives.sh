@@ -147,6 +147,12 @@ hub_archives() {
       if [ "$target" = "$native" ]; then
         say "cargo build --release -p apc-hub --target $target"
         cargo build --quiet --release --locked -p apc-hub --target "$target"
+      elif [[ $target == *apple* ]] && [ -z "${SDKROOT:-}" ] && ! command -v xcrun >/dev/null; then
+        # Linking for macOS needs Apple's SDK: chrono's time-zone lookup (iana-time-zone, through
+        # rmcp and schemars) links the CoreFoundation framework, which zig does not ship. Type-checks
+        # need no SDK (scripts/test.sh part cross); a release build here does.
+        say "apc-hub for $(hub_platform_of "$target"): SKIPPED, linking for macOS needs Apple's SDK (set SDKROOT to a MacOSX.sdk, or build on a Mac)"
+        continue
       else
         say "cargo zigbuild --release -p apc-hub --target $target"
         PATH="$PWD/.venv/bin:$PATH" cargo-zigbuild zigbuild --quiet --release --locked -p apc-hub --target "$target"
