@@ -478,10 +478,7 @@ impl Writer<'_, '_, '_> {
 
     /// K1.
     fn heading(&mut self, i: usize, depth: usize, level: usize) {
-        if !self.sinks.is_empty() {
-            self.boundary();
-            self.kids(i, depth);
-            self.boundary();
+        if self.sunk(i, depth) {
             return;
         }
         self.flush();
@@ -528,10 +525,7 @@ impl Writer<'_, '_, '_> {
 
     /// K2.
     fn list(&mut self, i: usize, depth: usize, ordered: bool) {
-        if !self.sinks.is_empty() {
-            self.boundary();
-            self.kids(i, depth);
-            self.boundary();
+        if self.sunk(i, depth) {
             return;
         }
         self.flush();
@@ -552,12 +546,22 @@ impl Writer<'_, '_, '_> {
         self.tight = false;
     }
 
+    /// While inline text is gathered into a sink (`gather`: a table cell, a heading's text), a
+    /// block has no structure of its own: its children are read between block boundaries. Says
+    /// whether it was read so.
+    fn sunk(&mut self, i: usize, depth: usize) -> bool {
+        if self.sinks.is_empty() {
+            return false;
+        }
+        self.boundary();
+        self.kids(i, depth);
+        self.boundary();
+        true
+    }
+
     /// K2: one item (numbered in its list whether or not it is kept).
     fn item(&mut self, i: usize, depth: usize) {
-        if !self.sinks.is_empty() {
-            self.boundary();
-            self.kids(i, depth);
-            self.boundary();
+        if self.sunk(i, depth) {
             return;
         }
         self.flush();
@@ -592,10 +596,7 @@ impl Writer<'_, '_, '_> {
 
     /// K3.
     fn quote(&mut self, i: usize, depth: usize) {
-        if !self.sinks.is_empty() {
-            self.boundary();
-            self.kids(i, depth);
-            self.boundary();
+        if self.sunk(i, depth) {
             return;
         }
         self.flush();
