@@ -63,6 +63,15 @@ var COLLECT_NEVER_RENDERED = [
   "metadata", "defs", "meta", "link", "base",
 ];
 var COLLECT_NO_DESCENT = new Set(COLLECT_NEVER_RENDERED);
+// Whether the walk leaves an element's children out (the list above). A <noscript> is the one
+// exception, when it shows: in a tab with JavaScript off the browser parses its content into
+// elements and renders them (a forum's posts, a site's "no-js" page), while with JavaScript on
+// it holds one unparsed text and has no box, whatever a page script puts in it. Rust's R1 reads
+// a noscript with collected children as shown (crates/content/src/render.rs).
+function collectsNothingIn(el) {
+  if (!el || !COLLECT_NO_DESCENT.has(el.localName)) return false;
+  return !(el.localName === "noscript" && el.firstElementChild !== null && el.checkVisibility());
+}
 // Inside an SVG drawing only what can hold text is collected (a cap, no rule: icons can be
 // thousands of paths), and a drawing with no text element is not descended at all.
 var SVG_NS = "http://www.w3.org/2000/svg";
@@ -337,7 +346,7 @@ function readTextFactsAt(col, at) {
   col.inked[at] = true;
   var rec = col.nodes[at];
   var style = rec.style;
-  if (!style || style.display === "none" || COLLECT_NO_DESCENT.has(rec.tag)) return;
+  if (!style || style.display === "none" || collectsNothingIn(col.doms[at])) return;
   var cs = col.csOf[at] || col.view.getComputedStyle(col.doms[at]);
   col.csOf[at] = undefined;
   if (cs) readTextFacts(cs, style);
@@ -358,7 +367,7 @@ function addNode(col, node, parentAt) {
   if (orphan && col.phase > 0) {
     var fp = flatParent(node);
     var fpAt = fp ? col.index.get(fp) : undefined;
-    if (fpAt !== undefined && !COLLECT_NO_DESCENT.has(col.nodes[fpAt].tag)) parentAt = fpAt;
+    if (fpAt !== undefined && !collectsNothingIn(col.doms[fpAt])) parentAt = fpAt;
     else if (fpAt !== undefined) col.wsParent = fpAt; // its white-space still counts
   }
   if (node.nodeType === 3 || node.nodeType === 4) {
@@ -437,7 +446,7 @@ function isLowSurrogate(unit) {
 // a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
 // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
 function descends(col, node, at) {
-  if (COLLECT_NO_DESCENT.has(node.localName)) return false;
+  if (collectsNothingIn(node)) return false;
   if (node.localName === "svg" && !svgHasText(node)) return false;
   var s = col.nodes[at].style;
   return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
@@ -519,7 +528,7 @@ function addAncestors(col, n) {
       if (node.nodeType === 1 && !collectable(node)) return false;
       addNode(col, node, -1);
     }
-    if (i > 0 && COLLECT_NO_DESCENT.has(node.localName)) return false;
+    if (i > 0 && collectsNothingIn(node)) return false;
   }
   return true;
 }
@@ -819,7 +828,7 @@ function orderKids(col, el) {
   var nodes = col.nodes;
   var doms = col.doms;
   var at = index.get(el);
-  if (at === undefined || COLLECT_NO_DESCENT.has(el.localName)) return;
+  if (at === undefined || collectsNothingIn(el)) return;
   var i;
   if (el.shadowRoot || el.localName === "slot") {
     var list = [];
@@ -1130,7 +1139,7 @@ function recordElement(el, ctx, parentWs) {
   readGenerated(el, ctx.view, rec);
   // An element with nothing inside to show (an image, a line break, an input, an empty box, an
   // icon): its display is all a rule reads.
-  if ((!el.firstChild && !el.shadowRoot) || COLLECT_NO_DESCENT.has(rec.tag)) return rec;
+  if ((!el.firstChild && !el.shadowRoot) || collectsNothingIn(el)) return rec;
   if (rec.tag === "svg" && !svgHasText(el)) return rec; // an icon: nothing in it is collected
   // Inline phrasing elements (links, emphasis, spans) that stay inline and in the flow: what hides
   // a subtree or changes whitespace is almost never set on them, so only what hides their own text
@@ -1149,7 +1158,7 @@ function recordElement(el, ctx, parentWs) {
 // text is Rust's (render.rs, R5).
 function readGenerated(el, view, rec) {
   var tag = rec.tag;
-  if (COLLECT_NO_DESCENT.has(tag) || COLLECT_NO_GENERATED.has(tag) || el.namespaceURI === SVG_NS) return;
+  if (collectsNothingIn(el) || COLLECT_NO_GENERATED.has(tag) || el.namespaceURI === SVG_NS) return;
   for (var i = 0; i < 2; i++) {
     var ps = view.getComputedStyle(el, i === 0 ? "::before" : "::after");
     var content = ps ? ps.content : "";

@@ -4,8 +4,9 @@
 // background runs (apc-content's `reading` example, in batch mode).
 //
 // For each page of the article-extraction dev corpus (../shared/corpora/article-extraction-dev):
-//   1. serve the saved page from loopback with page scripts off (CSP script-src 'none'), every
-//      other request refused (offline);
+//   1. serve the saved page from loopback, every other request refused (offline), and load it
+//      with JavaScript off, as the person's tab showed it (scripts/bench/lib/pages.mjs
+//      `openInWorld`, `AS_SHOWN`);
 //   2. point at the page as a person would: a selection of the start of its longest visible text;
 //   3. in an isolated world (as a content script runs): collectObservation() and Readability's
 //      parse on a clone of the same document, alternating, REPS times each, timed with
@@ -108,7 +109,8 @@ const HEAVY_IN_WORLD = `(async () => {
 })()`;
 
 async function measureHeavy(browser, origin) {
-  const world = await openInWorld(browser, origin, `${origin}/heavy.html`, [CONTENT_JS, READABILITY_JS]);
+  // Its heartbeat is a timer: JavaScript on (the page has no scripts; the CSP keeps it so).
+  const world = await openInWorld(browser, origin, `${origin}/heavy.html`, [CONTENT_JS, READABILITY_JS], { javaScript: true });
   try {
     const runs = [];
     for (let r = 0; r < REPS; r++) runs.push(await world.run(HEAVY_IN_WORLD, true));
@@ -286,7 +288,7 @@ const out = [];
 out.push(`## Reader: main text and collection cost (dev corpus)`);
 out.push("");
 out.push(`${ids.length} pages of the article-extraction dev corpus, each loaded once in headless Chromium ${chromiumVersion} ` +
-  `(page scripts off, offline, 1280×900), pointed at by a selection of its longest visible text. On the same loaded DOM, ` +
+  `(JavaScript off, offline, 1280×900; a blank or streamed page shown as its tab showed it), pointed at by a selection of its longest visible text. On the same loaded DOM, ` +
   `in an isolated world: the product's \`collectObservation\` and \`@mozilla/readability\` ${READABILITY_VERSION} ` +
   `(\`new Readability(document.cloneNode(true)).parse()\`), alternating, ${REPS} times each; the observation goes through ` +
   `\`Observation::from_json\` + \`build_reading\` (${PROFILE} build, native) and its \`page_text\` is scored, with Readability's ` +

@@ -3,8 +3,10 @@
 //
 // The main text on WCXB's dev split (../shared/corpora/wcxb-dev: 1,497 pages of seven types), side
 // by side in one run, scored by the benchmark's own evaluate.py (word-level F1), overall and per type:
-//   - the product: each page served from loopback with page scripts off (CSP script-src 'none'),
-//     every other request refused (offline), pointed at by a selection of its longest visible text,
+//   - the product: each page served from loopback, every other request refused (offline), loaded
+//     with JavaScript off and shown as the person's tab showed it (lib/pages.mjs `openInWorld`,
+//     `AS_SHOWN`: `<noscript>` rendered, a streamed React page's segments in place, a blank page's
+//     hiding undone), pointed at by a selection of its longest visible text,
 //     `collectObservation` in an isolated world, then `Observation::from_json` + `build_reading`
 //     (apc-content's `wcxb` example, release build, native) over the collected observations;
 //   - @mozilla/readability on the same page load (`new Readability(document.cloneNode(true))`);
@@ -15,7 +17,7 @@
 //
 // The browser's part is the slow one (about a second a page), so what it yields is cached: the
 // observations and Readability's texts under CACHE/collect-<key>/, where the key is a hash of the
-// content script, this script's in-page code and the browser's version (a changed collector is
+// content script, this script's in-page code, the page loading's and the browser's version (a changed collector is
 // collected again), and the extractors' texts under CACHE/extractors-<versions>/. CACHE is
 // --cache DIR, else $WCXB_CACHE, else ../wcxb-cache beside the checkout (never inside it).
 //
@@ -31,7 +33,7 @@ import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import {
-  ROOT, contentScriptSource, readability as readabilitySource, servePages, launchChromium, openInWorld, POINT,
+  ROOT, contentScriptSource, readability as readabilitySource, servePages, launchChromium, openInWorld, POINT, AS_SHOWN,
   median, quantile,
 } from "./lib/pages.mjs";
 
@@ -102,7 +104,8 @@ async function collect(ids) {
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await launchChromium();
   const version = browser.version();
-  const key = createHash("sha256").update(CONTENT_JS).update(IN_WORLD).update(String(POINT)).update(version)
+  const key = createHash("sha256").update(CONTENT_JS).update(IN_WORLD).update(String(POINT)).update(String(openInWorld))
+    .update(String(AS_SHOWN)).update(version)
     .update(READABILITY.version).digest("hex").slice(0, 12);
   const dir = path.join(CACHE, `collect-${key}`);
   for (const sub of ["obs", "readability", "meta"]) await mkdir(path.join(dir, sub), { recursive: true });
@@ -119,11 +122,14 @@ async function collect(ids) {
         const r = await world.run(IN_WORLD);
         await writeAtomic(path.join(dir, "obs", `${id}.json`), r.json);
         await writeAtomic(path.join(dir, "readability", `${id}.txt`), r.readability);
-        meta = { pointed, collect_ms: r.collect_ms, readability_ms: r.readability_ms, nodes: r.nodes, truncated: r.truncated };
+        meta = { pointed, shown: world.shown, collect_ms: r.collect_ms, readability_ms: r.readability_ms, nodes: r.nodes, truncated: r.truncated };
       } finally {
         await world.close();
       }
     } catch (e) {
+      // A browser that is gone fails every page after it: that is the run's failure, not the
+      // page's, and is not cached.
+      if (!browser.isConnected()) throw e;
       meta = { failed: e.message.split("\n")[0] };
       log(`wcxb: ${id}: ${meta.failed}`);
     }
@@ -316,7 +322,8 @@ const out = [];
 out.push(`## Reader: main text on WCXB (dev split, ${ids.length} pages, seven types)`);
 out.push("");
 out.push(`WCXB, the Web Content eXtraction Benchmark (dev split, ${path.basename(CORPUS)}), each page loaded offline in headless ` +
-  `Chromium ${collected.version} (page scripts off, 1280×900) and pointed at by a selection of its longest visible text; ` +
+  `Chromium ${collected.version} (JavaScript off, so \`<noscript>\` renders; a streamed React page's segments put in place ` +
+  `and a page left blank by its missing stylesheet or script shown, as the person's tab showed them; 1280×900) and pointed at by a selection of its longest visible text; ` +
   `the product's \`page_text\` (\`collectObservation\` → \`build_reading\`, ${PROFILE} build, native) and Readability's ` +
   `\`textContent\` on the same page load; trafilatura and rs-trafilatura (PyPI) on the saved HTML. Scored by the benchmark's ` +
   `own \`evaluate.py\` (word-level F1 over \`\\w+\` tokens, mean over pages).`);

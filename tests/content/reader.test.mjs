@@ -118,3 +118,26 @@ for (const [name, kind, kept] of PAGE_KINDS) {
     }
   });
 }
+
+test("noscript: a tab with JavaScript off shows a noscript's posts and the reading has them; with JavaScript on it has none", async () => {
+  const url = `${site.origin}/reader-noscript.html`;
+  const off = await openInIsolatedWorld(browser, url, "apc-reader-test", { javaScript: false });
+  try {
+    const r = await selectAll(off);
+    assert.match(r.page_text, /NOSCRIPT-FIRST-POST/);
+    assert.match(r.page_text, /NOSCRIPT-SECOND-POST/);
+  } finally {
+    await off.page.close();
+  }
+  const on = await open("reader-noscript.html");
+  try {
+    const r = await selectAll(on);
+    for (const hidden of ["NOSCRIPT-FIRST-POST", "NOSCRIPT-SECOND-POST", "PLANTED-IN-NOSCRIPT"]) {
+      assert.ok(!r.page_text.includes(hidden), `${hidden} in ${r.page_text}`);
+      assert.ok(!r.pointed.text.includes(hidden), `${hidden} in the pointed text`);
+    }
+    assert.match(r.pointed.text, /Loading the thread/);
+  } finally {
+    await on.page.close();
+  }
+});

@@ -6,7 +6,9 @@
 //! - R1 never rendered: `script`, `style`, `template`, `noscript`, `head`, `title`, `iframe`,
 //!   `object`, `embed`, `canvas`, `video`, `audio`, `select`, `datalist`, `textarea`, SVG `desc`,
 //!   `metadata`, `defs` — whatever their `type`, so JSON carriers (`application/json`,
-//!   `application/ld+json`, any non-JS script type) never count.
+//!   `application/ld+json`, any non-JS script type) never count. Except a `noscript` holding
+//!   elements: a tab with JavaScript off parses and shows its content
+//!   (`r1_a_noscript_shows_its_elements_when_javascript_is_off`).
 //! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert`, `data-apc-ui` (the extension's own
 //!   UI), `display: none`, `content-visibility: hidden`, opacity 0, no box (except
 //!   `display: contents`), off-screen, a box with a side of at most 1 px that clips its
@@ -135,6 +137,18 @@ fn layout_of_display(display: &str) -> Layout {
         // block, flex, grid, list-item, flow-root, table, table-row-group, table-caption, …
         _ => Layout::Block,
     }
+}
+
+/// R1's exception: a `noscript` that holds elements renders as a plain inline element. The
+/// browser parses its content into elements only in a tab with JavaScript off, and shows them
+/// there; with JavaScript on it holds one unparsed text (and the collector, which checks the
+/// element shows, collects none of it).
+fn shown_noscript(tree: &Tree<'_>, node: &Node) -> bool {
+    node.tag() == "noscript"
+        && node
+            .kids
+            .iter()
+            .any(|&k| tree.node(k as usize).is_element())
 }
 
 /// R1 and R2: the element and everything in it render no text.
@@ -442,7 +456,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                     |w| w.node == i && w.offset == 0,
                     here,
                 );
-                if hides_subtree(node) {
+                if hides_subtree(node) && !shown_noscript(tree, node) {
                     place_inside(&mut anchor_pos, i, here);
                     continue;
                 }

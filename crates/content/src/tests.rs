@@ -170,6 +170,28 @@ fn r1_scripts_styles_templates_and_json_carriers_never_render() {
     assert_eq!(text, "Shown");
 }
 
+/// With JavaScript off the browser parses a `noscript`'s content into elements and shows them
+/// (the collector collects them only then); with it on, the content is one text never shown.
+#[test]
+fn r1_a_noscript_shows_its_elements_when_javascript_is_off() {
+    let text = visible_text(vec![
+        e("p", vec![x("Before")]),
+        e(
+            "noscript",
+            vec![e(
+                "p",
+                vec![x("The posts, as a tab without JavaScript shows them")],
+            )],
+        ),
+        e("noscript", vec![x("<p>never parsed</p>")]),
+        e("p", vec![x("After")]),
+    ]);
+    assert_eq!(
+        text,
+        "Before\n\nThe posts, as a tab without JavaScript shows them\n\nAfter"
+    );
+}
+
 // --- R2: hidden subtrees ------------------------------------------------------------------
 
 /// The collector does not descend into what R1 never renders (a cost cap: their text can be

@@ -76,10 +76,11 @@ export function launchChromium() {
 /**
  * Opens `url` in a new page and makes an isolated world in it. `inWorld(expression, { prelude })`
  * runs `expression` there after (re)defining the content script (and `prelude` before it), awaits
- * it, and gives its value. Resolves to { page, cdp, inWorld }.
+ * it, and gives its value. `javaScript: false` opens it as a tab with JavaScript off (the page's
+ * scripts do not run; the isolated world still does). Resolves to { page, cdp, inWorld }.
  */
-export async function openInIsolatedWorld(browser, url, worldName) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+export async function openInIsolatedWorld(browser, url, worldName, { javaScript = true } = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: javaScript });
   await page.goto(url);
   const cdp = await page.context().newCDPSession(page);
   const { frameTree } = await cdp.send("Page.getFrameTree");
