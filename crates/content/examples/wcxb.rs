@@ -98,8 +98,9 @@ fn main() {
     if let (true, Some(out)) = (roads, &out_dir) {
         let mut all = serde_json::Map::new();
         for id in &ids {
-            let raw =
-                std::fs::read_to_string(obs_dir.join(format!("{id}.json"))).unwrap_or_default();
+            let raw = std::fs::read_to_string(obs_dir.join(format!("{id}.json")))
+                .or_else(|_| std::fs::read_to_string(obs_dir.join(format!("{id}.obs.json"))))
+                .unwrap_or_default();
             if let Ok((a, b, t, c)) = apc_content::Observation::from_json(&raw)
                 .and_then(|o| apc_content::main_text_roads(&o))
             {

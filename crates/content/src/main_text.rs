@@ -31,8 +31,10 @@
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
 //!   paragraphs: pages of many sections are read whole.
 //! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
-//!   banners, forms, menus of short links, cookie/share/newsletter/related parts.
-//! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, else the
+//!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
+//!   thread's author cards, signatures and page links.
+//! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
+//!   its cleaning lost most of the part's prose or it is a short part of a big page; else the
 //!   region (M8): products, listings, threads of short posts, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
@@ -206,19 +208,27 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// M9: the page reads as one article when the article road's text is mostly prose (at least
 /// [`PROSE_DENSITY`] of it, and [`MIN_PROSE`] bytes or more) and at least [`MIN_TEXT_SHARE`] of
 /// the region's text, or when its prose ([`MIN_SHARED_PROSE`] bytes or more) is at least
-/// [`PROSE_SHARE`] of the region's text and the article road's text at least [`TEXT_SHARE`] of it; else its main text is the region (M8): a
-/// product, a listing, a thread of short posts, a service page of short sections
-/// (`a_page_of_short_parts_reads_as_its_region`, `an_article_reads_as_its_article`).
+/// [`PROSE_SHARE`] of the region's text and the article road's text at least [`TEXT_SHARE`] of
+/// it; else its main text is the region (M8): a product, a listing, a thread of short posts, a
+/// service page of short sections (`a_page_of_short_parts_reads_as_its_region`,
+/// `an_article_reads_as_its_article`). Never when the article road's cleaning cut most of its
+/// part's prose (its prose over [`LOST_PROSE`] times its text: the part was the wrong one,
+/// `an_article_part_that_lost_its_prose_reads_as_the_region`), nor when a part under
+/// [`SMALL_SHARE`] of the region holds under [`MIN_PROSE`] bytes of prose (a short text on a big
+/// page of other parts, `a_short_part_of_a_big_page_reads_as_the_region`).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
     let (total, chosen) = (roads.prose_total as f64, roads.prose_chosen as f64);
-    (chosen >= PROSE_DENSITY * article.max(1.0)
+    let mostly_prose = (chosen >= PROSE_DENSITY * article.max(1.0)
         && roads.prose_total >= MIN_PROSE
         && article >= MIN_TEXT_SHARE * region)
         || (roads.prose_total >= MIN_SHARED_PROSE
             && total >= PROSE_SHARE * region
-            && article >= TEXT_SHARE * region)
+            && article >= TEXT_SHARE * region);
+    let lost_prose = chosen > LOST_PROSE * article.max(1.0);
+    let small = article < SMALL_SHARE * region && roads.prose_total < MIN_PROSE;
+    mostly_prose && !lost_prose && !small
 }
 
 /// M9's figures.
@@ -228,6 +238,8 @@ const MIN_TEXT_SHARE: f64 = 0.1;
 const PROSE_SHARE: f64 = 0.2;
 const MIN_SHARED_PROSE: usize = 200;
 const TEXT_SHARE: f64 = 0.2;
+const LOST_PROSE: f64 = 3.0;
+const SMALL_SHARE: f64 = 0.3;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -499,4 +511,36 @@ fn cleaned(
     let (text, ranges) = text_without(page, top, |i, _| is_noise(page, fin, i, &title));
     kept.extend(ranges);
     text
+}
+
+#[cfg(test)]
+mod choice_tests {
+    //! M9's two vetoes, over the figures the choice reads (the roads' texts stand in by length).
+    use super::{is_article, Roads};
+
+    fn roads(article: usize, region: usize, prose_total: usize, prose_chosen: usize) -> Roads {
+        Roads {
+            article: "a".repeat(article),
+            article_ranges: Vec::new(),
+            region: "r".repeat(region),
+            region_ranges: Vec::new(),
+            prose_total,
+            prose_chosen,
+        }
+    }
+
+    #[test]
+    fn an_article_part_that_lost_its_prose_reads_as_the_region() {
+        // Mostly prose either way; the second part's cleaning kept a third of its prose.
+        assert!(is_article(&roads(3000, 5000, 4000, 2900)));
+        assert!(!is_article(&roads(1000, 5000, 4000, 3500)));
+    }
+
+    #[test]
+    fn a_short_part_of_a_big_page_reads_as_the_region() {
+        // A short news story beside much else is still the article when its prose is enough.
+        assert!(is_article(&roads(1200, 6000, 1300, 1200)));
+        assert!(!is_article(&roads(1100, 4000, 900, 900)));
+        assert!(is_article(&roads(700, 1500, 800, 700)));
+    }
 }

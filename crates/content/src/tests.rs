@@ -1297,13 +1297,14 @@ fn link_dense_blocks_lose() {
             )
         })
         .collect();
+    // Prose enough to read as an article (M9: a short part of a big page is its region).
     let obs = page(vec![
         e("article", linky),
-        e("div", (0..3).map(|n| para(&prose(n, "Prose"))).collect()),
+        e("div", (0..12).map(|n| para(&prose(n, "Prose"))).collect()),
     ]);
     let main = main_of(obs);
     assert!(
-        main.contains("Prose sentence 0") && main.contains("Prose sentence 2"),
+        main.contains("Prose sentence 0") && main.contains("Prose sentence 11"),
         "{main}"
     );
     assert!(!main.contains("A long link title"), "{main}");
@@ -1833,6 +1834,77 @@ fn a_page_wrapped_in_a_form_keeps_its_region() {
     )]));
     assert!(main.contains("Service 3 we offer"), "{main}");
     assert!(main.contains("free quote"), "{main}");
+}
+
+#[test]
+fn a_form_that_wraps_posts_is_content() {
+    // An old-style thread: each post's body is a form the person sees no control in; the
+    // search box beside them is a form of controls.
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "form",
+                &[("class", "usertext")],
+                vec![para(&format!(
+                    "Post {n} of the thread, short and to the point."
+                ))],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("A thread")]),
+            e("div", posts),
+            e("form", vec![x("Search the forum"), e("input", vec![])]),
+        ],
+    )]));
+    for n in 0..4 {
+        assert!(
+            main.contains(&format!("Post {n} of the thread")),
+            "{n}: {main}"
+        );
+    }
+    assert!(!main.contains("Search the forum"), "{main}");
+}
+
+#[test]
+fn a_threads_furniture_is_cut() {
+    // Each post: who wrote it and their standing, then the body (named after the same word).
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "message")],
+                vec![
+                    ea(
+                        "div",
+                        &[("class", "message-user")],
+                        vec![link(&format!("user{n}")), x(" Posts: 4032")],
+                    ),
+                    ea(
+                        "div",
+                        &[("class", "message-usercontent")],
+                        vec![x(&format!("Reply {n}: that fixed it for me as well."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("A thread")]),
+            ea("div", &[("class", "pagination")], vec![x("Page 1 of 3")]),
+            e("div", posts),
+        ],
+    )]));
+    for n in 0..4 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    for cut in ["Posts: 4032", "Page 1 of 3"] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
 }
 
 #[test]

@@ -2,10 +2,12 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
-//! the page's banner, forms and their controls, dialogs, and parts whose class or id says
+//! the page's banner, forms of controls (not a form the person sees no control in, which wraps
+//! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
-//! `forms_and_banners_are_cut_from_the_region`), never a part holding half of the region
-//! (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
+//! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
+//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), never a part holding
+//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
 use super::page::{at, has_ad_token, hints, len, noise_by_kind, text_without, tidy_breaks, Page};
@@ -39,6 +41,24 @@ const REGION_NOISE: &[&str] = &[
     "promo",
     "popup",
     "modal",
+    "signature",
+];
+
+/// Class or id tokens (matched whole) that mark a thread's furniture around each post: who
+/// wrote it and their standing, the pages of the thread (`a_threads_furniture_is_cut`). Whole
+/// tokens, as the post's own body is often named after them (`message-usercontent`).
+const THREAD_FURNITURE: &[&str] = &[
+    "userinfo",
+    "user-info",
+    "user-details",
+    "userdetails",
+    "postprofile",
+    "author-info",
+    "authorinfo",
+    "poster-info",
+    "message-user",
+    "pagination",
+    "pager",
 ];
 
 /// The region's root: the declared main, else the body.
@@ -67,11 +87,11 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
     if noise_by_kind(tree, i) {
         return true;
     }
-    if matches!(
-        node.tag(),
-        "form" | "header" | "input" | "label" | "fieldset"
-    ) {
+    if matches!(node.tag(), "header" | "input" | "label" | "fieldset") {
         return true;
+    }
+    if node.tag() == "form" {
+        return is_controls(page, i);
     }
     if node
         .attr("role")
@@ -83,10 +103,25 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
         return false;
     }
     let h = hints(tree, i);
-    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k))) || has_ad_token(&h) {
+    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k)))
+        || has_ad_token(&h)
+        || h.split_ascii_whitespace()
+            .any(|t| THREAD_FURNITURE.contains(&t))
+    {
         return true;
     }
     is_menu(page, i)
+}
+
+/// Most bytes of text per control in a form of controls.
+const FORM_BYTES_PER_CONTROL: usize = 300;
+
+/// A form of controls (a search box, a sign-up, a reply box): it shows controls and little text
+/// around them ([`FORM_BYTES_PER_CONTROL`] a control at most). A form the person sees no control
+/// in is a wrapper of content (a thread whose every post is a form: `a_form_that_wraps_posts_is_content`).
+fn is_controls(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let c = at(&page.counts, i);
+    c.inputs > 0 && len(page.r, i) <= FORM_BYTES_PER_CONTROL * c.inputs
 }
 
 /// Fewest links that make a menu.
