@@ -215,7 +215,9 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// part's prose (its prose over [`LOST_PROSE`] times its text: the part was the wrong one,
 /// `an_article_part_that_lost_its_prose_reads_as_the_region`), nor when a part under
 /// [`SMALL_SHARE`] of the region holds under [`MIN_PROSE`] bytes of prose (a short text on a big
-/// page of other parts, `a_short_part_of_a_big_page_reads_as_the_region`).
+/// page of other parts, `a_short_part_of_a_big_page_reads_as_the_region`), nor when the article
+/// road's text is longer than the region's (its part reached past the page's declared content
+/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
@@ -228,7 +230,8 @@ fn is_article(roads: &Roads) -> bool {
             && article >= TEXT_SHARE * region);
     let lost_prose = chosen > LOST_PROSE * article.max(1.0);
     let small = article < SMALL_SHARE * region && roads.prose_total < MIN_PROSE;
-    mostly_prose && !lost_prose && !small
+    let beyond = article > region;
+    mostly_prose && !lost_prose && !small && !beyond
 }
 
 /// M9's figures.
@@ -534,6 +537,12 @@ mod choice_tests {
         // Mostly prose either way; the second part's cleaning kept a third of its prose.
         assert!(is_article(&roads(3000, 5000, 4000, 2900)));
         assert!(!is_article(&roads(1000, 5000, 4000, 3500)));
+    }
+
+    #[test]
+    fn an_article_part_longer_than_the_region_reads_as_the_region() {
+        assert!(is_article(&roads(2000, 2100, 2500, 1900)));
+        assert!(!is_article(&roads(2300, 2100, 2500, 1900)));
     }
 
     #[test]
