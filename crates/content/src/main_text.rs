@@ -217,7 +217,10 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// [`SMALL_SHARE`] of the region holds under [`MIN_PROSE`] bytes of prose (a short text on a big
 /// page of other parts, `a_short_part_of_a_big_page_reads_as_the_region`), nor when the article
 /// road's text is longer than the region's (its part reached past the page's declared content
-/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`).
+/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`),
+/// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
+/// in lines of prose (one section of a landing page, its headings and slogans:
+/// `a_part_of_labels_reads_as_the_region`).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
@@ -231,7 +234,26 @@ fn is_article(roads: &Roads) -> bool {
     let lost_prose = chosen > LOST_PROSE * article.max(1.0);
     let small = article < SMALL_SHARE * region && roads.prose_total < MIN_PROSE;
     let beyond = article > region;
-    mostly_prose && !lost_prose && !small && !beyond
+    let lines_of_labels =
+        long_line_share(&roads.article) < LONG_LINE_SHARE && article < LABELS_SHARE * region;
+    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels
+}
+
+/// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
+/// in such lines; a landing page's headings, labels and slogans are not).
+fn long_line_share(text: &str) -> f64 {
+    let (mut all, mut long) = (0usize, 0usize);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        all += line.len();
+        if line.chars().count() >= LONG_LINE {
+            long += line.len();
+        }
+    }
+    if all == 0 {
+        0.0
+    } else {
+        long as f64 / all as f64
+    }
 }
 
 /// M9's figures.
@@ -243,6 +265,9 @@ const MIN_SHARED_PROSE: usize = 200;
 const TEXT_SHARE: f64 = 0.2;
 const LOST_PROSE: f64 = 3.0;
 const SMALL_SHARE: f64 = 0.3;
+const LONG_LINE: usize = 80;
+const LONG_LINE_SHARE: f64 = 0.6;
+const LABELS_SHARE: f64 = 0.7;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -537,6 +562,21 @@ mod choice_tests {
         // Mostly prose either way; the second part's cleaning kept a third of its prose.
         assert!(is_article(&roads(3000, 5000, 4000, 2900)));
         assert!(!is_article(&roads(1000, 5000, 4000, 3500)));
+    }
+
+    #[test]
+    fn a_part_of_labels_reads_as_the_region() {
+        let prose =
+            "A sentence of an article that goes on, as prose does, past eighty characters.\n";
+        let labels = "Projects\nChat\nSave time. All humans working together.\n";
+        let with = |text: &str, region: usize| Roads {
+            article: text.repeat(30),
+            ..roads(0, region, 2500, 2000)
+        };
+        assert!(is_article(&with(prose, 3000)));
+        assert!(!is_article(&with(labels, 3000)));
+        // Most of the region: the labels are the page.
+        assert!(is_article(&with(labels, 1900)));
     }
 
     #[test]
