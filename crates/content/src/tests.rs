@@ -1622,6 +1622,33 @@ fn link(text: &str) -> T {
 }
 
 #[test]
+fn a_document_of_sections_grows_past_its_longest() {
+    // One document: its longest section holds most of the prose, the next one the rest.
+    let obs = page(vec![
+        e("nav", vec![link("Docs"), link("API"), link("Blog")]),
+        ea(
+            "div",
+            &[("class", "document")],
+            vec![
+                ea(
+                    "div",
+                    &[("class", "section-long")],
+                    (0..8).map(|n| para(&prose(n, "Long"))).collect(),
+                ),
+                ea(
+                    "div",
+                    &[("class", "section-short")],
+                    (0..3).map(|n| para(&prose(n, "Short"))).collect(),
+                ),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(main.contains("Long sentence 7"), "{main}");
+    assert!(main.contains("Short sentence 2"), "{main}");
+}
+
+#[test]
 fn a_page_of_sections_is_read_whole() {
     // A listicle: each entry its own section of two paragraphs, under one list; the best-scoring
     // block is one entry, the main text is all of them.

@@ -5,7 +5,9 @@
 //! counted in bytes, and not inside a card (`cards`: teasers of other pages, "recent articles")
 //! nor a block of teasers (`teasers`);
 //! from the winner up, the nearest ancestor holding [`COVER`] of the page's prose is the part
-//! (`a_page_of_sections_is_read_whole`, `teaser_cards_do_not_widen_the_part`).
+//! (`a_page_of_sections_is_read_whole`, `teaser_cards_do_not_widen_the_part`), and grows on while
+//! a parent holds [`GROW`] times its prose and two paragraphs more (a document's other
+//! sections beside its longest: `a_document_of_sections_grows_past_its_longest`).
 
 use super::page::{at, len, set, Page, MIN_PARAGRAPH_BYTES};
 
@@ -60,11 +62,25 @@ pub(super) fn widen(page: &Page<'_, '_, '_>, prose: &Prose, top: usize, body: us
             _ => break,
         }
     }
+    // A part that already holds most of the prose still grows while its parent adds a good
+    // share more of it (the other sections of one document beside its longest).
+    while let Some(p) = tree.parent_of(cur) {
+        if matches!(tree.node(p).tag(), "body" | "html")
+            || (at(&prose.bytes, p) as f64) < GROW * at(&prose.bytes, cur) as f64
+            || at(&prose.count, p) < at(&prose.count, cur) + 2
+        {
+            break;
+        }
+        cur = p;
+    }
     if at(&prose.count, cur) < at(&prose.count, top) + 2 {
         return top;
     }
     cur
 }
+
+/// How much more prose a parent must hold for the part to grow into it.
+const GROW: f64 = 1.2;
 
 /// A run of teasers written as one block: many links making a good part of its text (the
 /// headlines of other pages, each with its summary).
