@@ -60,6 +60,8 @@ fn main() {
     let mut build_ms = Vec::new();
     let mut refused = 0usize;
     let mut repointed = 0usize;
+    // With --roads: each page's text by both roads, from the observation read once.
+    let mut all_roads = serde_json::Map::new();
     for id in &ids {
         let raw = std::fs::read_to_string(obs_dir.join(format!("{id}.json")))
             .or_else(|_| std::fs::read_to_string(obs_dir.join(format!("{id}.obs.json"))))
@@ -94,23 +96,18 @@ fn main() {
             }
         };
         texts.insert(id.clone(), text);
-    }
-    if let (true, Some(out)) = (roads, &out_dir) {
-        let mut all = serde_json::Map::new();
-        for id in &ids {
-            let raw = std::fs::read_to_string(obs_dir.join(format!("{id}.json")))
-                .or_else(|_| std::fs::read_to_string(obs_dir.join(format!("{id}.obs.json"))))
-                .unwrap_or_default();
-            if let Ok((a, b, t, c)) = apc_content::Observation::from_json(&raw)
-                .and_then(|o| apc_content::main_text_roads(&o))
+        if roads {
+            if let Some((a, b, t, c)) = obs.ok().and_then(|o| apc_content::main_text_roads(&o).ok())
             {
-                all.insert(id.clone(), serde_json::json!({ "article": a, "region": b, "prose_total": t, "prose_chosen": c }));
+                all_roads.insert(id.clone(), serde_json::json!({ "article": a, "region": b, "prose_total": t, "prose_chosen": c }));
             }
         }
+    }
+    if let (true, Some(out)) = (roads, &out_dir) {
         let _ = std::fs::create_dir_all(out);
         let _ = std::fs::write(
             out.join("roads.json"),
-            serde_json::Value::Object(all).to_string(),
+            serde_json::Value::Object(all_roads).to_string(),
         );
     }
     if let Some(out) = &out_dir {

@@ -34,7 +34,8 @@
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
-//!   its cleaning lost most of the part's prose or it is a short part of a big page; else the
+//!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
+//!   than the region, or it is a part of short lines (a landing page's section); else the
 //!   region (M8): products, listings, threads of short posts, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
@@ -543,7 +544,8 @@ fn cleaned(
 
 #[cfg(test)]
 mod choice_tests {
-    //! M9's two vetoes, over the figures the choice reads (the roads' texts stand in by length).
+    //! M9's four vetoes, over the figures the choice reads (the roads' texts stand in by length,
+    //! or by a text repeated where its lines matter).
     use super::{is_article, Roads};
 
     fn roads(article: usize, region: usize, prose_total: usize, prose_chosen: usize) -> Roads {
