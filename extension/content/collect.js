@@ -20,13 +20,16 @@ var APC_AGENT_TYPE = "application/x-apc-agent";
 // hard limits. They are sized from what the reading can hold, not from the page: the reading sent
 // to the hub is at most 256 KiB (`READING_MAX_BYTES`), the main text taking what room is left, so
 // the main walk collects the text of 1.5 readings (room for the boilerplate the main-text rules
-// drop) and at most COLLECT_MAX_NODES nodes (the dev corpus's largest page is about 3,800; every
-// node costs a few microseconds of computed-style reads, so this is what bounds the time of a
-// drop on a node-dense page: 5,000 paragraphs of six elements collect ~7,000 nodes, not 31,000).
+// drop) and at most COLLECT_MAX_NODES nodes. Every node costs a few microseconds of computed-style
+// reads, so this is what bounds the time of a drop's page text on a node-dense page (5,000
+// paragraphs of six elements collect ~17,000 nodes, not 31,000; the walk runs in slices, so no
+// page task grows). Its size comes from WCXB's 2025-26 pages: at 6,000, 80 of 1,497 pages spent
+// the cap on menus and headers before reaching their content (most of them shops and
+// collections); all but 2 of them fit in 16,000 (the article corpus's largest page is ~3,800).
 // Past them, what the reading needs around the point is still collected, from a reserve: the
 // pointed nodes' ancestors, the headings before the point (H1) and the point's neighbourhood
 // (the pointed element whole, then its surroundings until COLLECT_SIDE_TEXT units each side).
-var COLLECT_MAX_NODES = 6000;
+var COLLECT_MAX_NODES = 16000;
 var COLLECT_MAX_TEXT = 393216; // UTF-16 code units
 var COLLECT_RESERVE_NODES = 2000;
 var COLLECT_RESERVE_TEXT = 98304; // the pointed text (at most 64 KiB) and its context
