@@ -25,7 +25,9 @@
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
-//!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
+//!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`); never a code block
+//!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
+//!   (`code_blocks_keep_their_copy_buttons`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -508,15 +510,19 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if weight + at(fin, i).unwrap_or(0.0) < 0.0 {
         return true;
     }
+    let c = at(&page.counts, i);
+    let text = len(page.r, i);
+    // A code block (most of its text in `pre`) is content, its copy button and icons too.
+    if 2 * c.pre_text >= text && text > 0 {
+        return false;
+    }
     let density = page.density(i);
     if (weight < 25.0 && density > 0.5) || density > 0.7 {
         return true;
     }
-    let c = at(&page.counts, i);
     if c.commas >= 10 {
         return false;
     }
-    let text = len(page.r, i);
     let is_list = matches!(tag, "ul" | "ol") || (text > 0 && c.li_text as f64 / text as f64 > 0.9);
     let p = c.p as f64;
     (c.img > 1 && p / (c.img as f64) < 0.5)

@@ -1279,6 +1279,43 @@ fn headline_lists_are_cut() {
 }
 
 #[test]
+fn code_blocks_keep_their_copy_buttons() {
+    // A documentation page: prose, and code blocks each with a copy button beside its `pre`.
+    let code = |n: usize| {
+        ea(
+            "div",
+            &[("class", "highlight")],
+            vec![
+                ea("button", &[("class", "copybutton")], vec![x("Copy")]),
+                ea(
+                    "pre",
+                    &[],
+                    vec![x(&format!(
+                        "let value_{n} = compute(input);\nprint(value_{n})"
+                    ))],
+                ),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            code(1),
+            para(&prose(2, "Doc")),
+            code(3),
+            para(&prose(4, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 4"), "{main}");
+    assert!(
+        main.contains("value_1 = compute") && main.contains("value_3 = compute"),
+        "{main}"
+    );
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)

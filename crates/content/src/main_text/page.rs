@@ -228,6 +228,8 @@ pub(super) struct Counts {
     pub(super) img: usize,
     pub(super) li: usize,
     pub(super) li_text: usize,
+    /// Text inside `pre` blocks (code).
+    pub(super) pre_text: usize,
     pub(super) inputs: usize,
     pub(super) embeds: usize,
 }
@@ -276,6 +278,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                     c.li += 1;
                     c.li_text = len(r, i);
                 }
+                "pre" => c.pre_text = len(r, i),
                 "input" | "select" | "textarea" | "button" => c.inputs += 1,
                 "iframe" | "embed" | "object" | "video" => c.embeds += 1,
                 _ => {}
@@ -291,6 +294,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                 pc.img += c.img;
                 pc.li += c.li;
                 pc.li_text += c.li_text;
+                pc.pre_text += c.pre_text;
                 pc.inputs += c.inputs;
                 pc.embeds += c.embeds;
             }
