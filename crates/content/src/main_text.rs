@@ -27,7 +27,10 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`); never a code block
 //!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
-//!   (`code_blocks_keep_their_copy_buttons`).
+//!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
+//!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
+//!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
+//!   signature and description: `reference_entries_in_definition_lists_are_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -506,15 +509,17 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return false;
     }
     // The conditional rule.
-    let weight = class_weight(tree, i);
-    if weight + at(fin, i).unwrap_or(0.0) < 0.0 {
-        return true;
-    }
     let c = at(&page.counts, i);
     let text = len(page.r, i);
     // A code block (most of its text in `pre`) is content, its copy button and icons too.
     if 2 * c.pre_text >= text && text > 0 {
         return false;
+    }
+    let weight = class_weight(tree, i);
+    if weight + at(fin, i).unwrap_or(0.0) < 0.0
+        && !(tag == "dl" && weight >= 0.0 && text >= DL_MIN_BYTES)
+    {
+        return true;
     }
     let density = page.density(i);
     if (weight < 25.0 && density > 0.5) || density > 0.7 {
@@ -534,6 +539,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
 }
+
+/// The least text of a definition list that is a reference entry, not a label and its value.
+const DL_MIN_BYTES: usize = 100;
 
 /// The text of `top` with its noise cut out; the ranges kept go to `kept`.
 fn cleaned(

@@ -1316,6 +1316,65 @@ fn code_blocks_keep_their_copy_buttons() {
 }
 
 #[test]
+fn code_blocks_outweigh_their_class_words() {
+    // A code block inside a wrapper whose utility class holds a weak negative word ("scroll").
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "group scroll-mt-2")],
+                vec![ea(
+                    "pre",
+                    &[],
+                    vec![x(
+                        "services:\n  web:\n    build: .\n    ports:\n      - 8000:8000",
+                    )],
+                )],
+            ),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("build: ."), "{main}");
+}
+
+#[test]
+fn reference_entries_in_definition_lists_are_kept() {
+    // An API reference: prose, then a `dl` entry (a signature and its short description).
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            ea(
+                "dl",
+                &[("class", "py attribute")],
+                vec![
+                    e("dt", vec![x("response_redirect_class")]),
+                    e(
+                        "dd",
+                        vec![para(
+                            "Defaults to the permanent redirect response. Subclass the middleware to change it.",
+                        )],
+                    ),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(
+        main.contains("Defaults to the permanent redirect"),
+        "{main}"
+    );
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)
