@@ -1375,6 +1375,34 @@ fn reference_entries_in_definition_lists_are_kept() {
 }
 
 #[test]
+fn layout_wrappers_are_not_hint_words() {
+    // A utility class (`overflow-hidden`) and a page builder's widget wrapper around content:
+    // neither says hidden nor widget of the text inside.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "relative overflow-hidden")],
+                vec![para("Our team answers every request within a day.")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "elementor-widget-container")],
+                vec![para("Free estimates for every home in the county.")],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("answers every request"), "{main}");
+    assert!(main.contains("Free estimates"), "{main}");
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)

@@ -109,7 +109,10 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 }
 
 /// The lower-cased class and id of an element, space separated, without the taxonomy tokens
-/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role).
+/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role)
+/// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
+/// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
+/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
@@ -117,7 +120,12 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
         if let Some(v) = node.attr(attr) {
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
-                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-"))
+                if !(t.starts_with("category-")
+                    || t.starts_with("tag-")
+                    || t.starts_with("tags-")
+                    || t.contains("overflow-")
+                    || t.starts_with("elementor-widget")
+                    || t.starts_with("hs_cos_wrapper"))
                 {
                     s.push_str(&t);
                     s.push(' ');
