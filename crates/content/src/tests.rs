@@ -1403,6 +1403,27 @@ fn layout_wrappers_are_not_hint_words() {
 }
 
 #[test]
+fn a_header_class_is_not_noise() {
+    // A document's lead, in a block its layout names a header: the page's words, not a banner.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            ea(
+                "div",
+                &[("class", "layout__header")],
+                vec![para("The Fetch API makes requests and reads the answers.")],
+            ),
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("The Fetch API makes requests"), "{main}");
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)

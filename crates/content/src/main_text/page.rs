@@ -12,7 +12,9 @@ pub(super) const POSITIVE: &[&str] = &[
     "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
     "blog", "story",
 ];
-/// Words that say "probably not the content" (lose to a positive word).
+/// Words that say "probably not the content" (lose to a positive word). Not "header": a
+/// document's lead, a landing page's hero and an article's head are named so as often as the
+/// site's banner (which M4 and M8 cut by its tag and role: `a_header_class_is_not_noise`).
 pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "hidden",
     "banner",
@@ -32,7 +34,6 @@ pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "widget",
     "nav",
     "menu",
-    "header",
     "pagination",
     "pager",
     "popup",
