@@ -32,7 +32,9 @@
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
-//!   signature and description: `reference_entries_in_definition_lists_are_kept`).
+//!   signature and description: `reference_entries_in_definition_lists_are_kept`), nor a
+//!   list or form without a negative class word holding four paragraphs or more and little link
+//!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -520,6 +522,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
         && !(tag == "dl" && weight >= 0.0 && text >= DL_MIN_BYTES)
+        && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
     {
         return true;
     }

@@ -1424,6 +1424,32 @@ fn a_header_class_is_not_noise() {
 }
 
 #[test]
+fn a_list_of_paragraphs_is_kept() {
+    // A service page's features: a list of four items, each a short paragraph of prose.
+    let item = |t: &str| e("li", vec![para(t)]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "ul",
+                vec![
+                    item("Track time on every task you open."),
+                    item("Plan the week on one shared board."),
+                    item("Split big work into small subtasks."),
+                    item("See the whole project on a timeline."),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Split big work"), "{main}");
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)
