@@ -12,7 +12,9 @@
 //!   its container (the block holding it; for a leaf block, that block's parent), half to the
 //!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
 //!   (div +5; pre, td, blockquote +3; lists, forms −3; headings, th −5) and its class/id hints
-//!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25).
+//!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25;
+//!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`; "header" is no
+//!   negative word: `a_header_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
 //!   parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
@@ -25,7 +27,14 @@
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
-//!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`).
+//!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`); never a code block
+//!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
+//!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
+//!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
+//!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
+//!   signature and description: `reference_entries_in_definition_lists_are_kept`), nor a
+//!   list or form without a negative class word holding four paragraphs or more and little link
+//!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -504,19 +513,26 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return false;
     }
     // The conditional rule.
+    let c = at(&page.counts, i);
+    let text = len(page.r, i);
+    // A code block (most of its text in `pre`) is content, its copy button and icons too.
+    if 2 * c.pre_text >= text && text > 0 {
+        return false;
+    }
     let weight = class_weight(tree, i);
-    if weight + at(fin, i).unwrap_or(0.0) < 0.0 {
+    if weight + at(fin, i).unwrap_or(0.0) < 0.0
+        && !(tag == "dl" && weight >= 0.0 && text >= DL_MIN_BYTES)
+        && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
+    {
         return true;
     }
     let density = page.density(i);
     if (weight < 25.0 && density > 0.5) || density > 0.7 {
         return true;
     }
-    let c = at(&page.counts, i);
     if c.commas >= 10 {
         return false;
     }
-    let text = len(page.r, i);
     let is_list = matches!(tag, "ul" | "ol") || (text > 0 && c.li_text as f64 / text as f64 > 0.9);
     let p = c.p as f64;
     (c.img > 1 && p / (c.img as f64) < 0.5)
@@ -528,6 +544,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
 }
+
+/// The least text of a definition list that is a reference entry, not a label and its value.
+const DL_MIN_BYTES: usize = 100;
 
 /// The text of `top` with its noise cut out; the ranges kept go to `kept`.
 fn cleaned(

@@ -1279,6 +1279,177 @@ fn headline_lists_are_cut() {
 }
 
 #[test]
+fn code_blocks_keep_their_copy_buttons() {
+    // A documentation page: prose, and code blocks each with a copy button beside its `pre`.
+    let code = |n: usize| {
+        ea(
+            "div",
+            &[("class", "highlight")],
+            vec![
+                ea("button", &[("class", "copybutton")], vec![x("Copy")]),
+                ea(
+                    "pre",
+                    &[],
+                    vec![x(&format!(
+                        "let value_{n} = compute(input);\nprint(value_{n})"
+                    ))],
+                ),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            code(1),
+            para(&prose(2, "Doc")),
+            code(3),
+            para(&prose(4, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 4"), "{main}");
+    assert!(
+        main.contains("value_1 = compute") && main.contains("value_3 = compute"),
+        "{main}"
+    );
+}
+
+#[test]
+fn code_blocks_outweigh_their_class_words() {
+    // A code block inside a wrapper whose utility class holds a weak negative word ("scroll").
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "group scroll-mt-2")],
+                vec![ea(
+                    "pre",
+                    &[],
+                    vec![x(
+                        "services:\n  web:\n    build: .\n    ports:\n      - 8000:8000",
+                    )],
+                )],
+            ),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("build: ."), "{main}");
+}
+
+#[test]
+fn reference_entries_in_definition_lists_are_kept() {
+    // An API reference: prose, then a `dl` entry (a signature and its short description).
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            ea(
+                "dl",
+                &[("class", "py attribute")],
+                vec![
+                    e("dt", vec![x("response_redirect_class")]),
+                    e(
+                        "dd",
+                        vec![para(
+                            "Defaults to the permanent redirect response. Subclass the middleware to change it.",
+                        )],
+                    ),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(
+        main.contains("Defaults to the permanent redirect"),
+        "{main}"
+    );
+}
+
+#[test]
+fn layout_wrappers_are_not_hint_words() {
+    // A utility class (`overflow-hidden`) and a page builder's widget wrapper around content:
+    // neither says hidden nor widget of the text inside.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "relative overflow-hidden")],
+                vec![para("Our team answers every request within a day.")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "elementor-widget-container")],
+                vec![para("Free estimates for every home in the county.")],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("answers every request"), "{main}");
+    assert!(main.contains("Free estimates"), "{main}");
+}
+
+#[test]
+fn a_header_class_is_not_noise() {
+    // A document's lead, in a block its layout names a header: the page's words, not a banner.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            ea(
+                "div",
+                &[("class", "layout__header")],
+                vec![para("The Fetch API makes requests and reads the answers.")],
+            ),
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("The Fetch API makes requests"), "{main}");
+}
+
+#[test]
+fn a_list_of_paragraphs_is_kept() {
+    // A service page's features: a list of four items, each a short paragraph of prose.
+    let item = |t: &str| e("li", vec![para(t)]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "ul",
+                vec![
+                    item("Track time on every task you open."),
+                    item("Plan the week on one shared board."),
+                    item("Split big work into small subtasks."),
+                    item("See the whole project on a timeline."),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Split big work"), "{main}");
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)

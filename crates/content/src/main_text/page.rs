@@ -12,7 +12,9 @@ pub(super) const POSITIVE: &[&str] = &[
     "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
     "blog", "story",
 ];
-/// Words that say "probably not the content" (lose to a positive word).
+/// Words that say "probably not the content" (lose to a positive word). Not "header": a
+/// document's lead, a landing page's hero and an article's head are named so as often as the
+/// site's banner (which M4 and M8 cut by its tag and role: `a_header_class_is_not_noise`).
 pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "hidden",
     "banner",
@@ -32,7 +34,6 @@ pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "widget",
     "nav",
     "menu",
-    "header",
     "pagination",
     "pager",
     "popup",
@@ -109,7 +110,10 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 }
 
 /// The lower-cased class and id of an element, space separated, without the taxonomy tokens
-/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role).
+/// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role)
+/// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
+/// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
+/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
@@ -117,7 +121,12 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
         if let Some(v) = node.attr(attr) {
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
-                if !(t.starts_with("category-") || t.starts_with("tag-") || t.starts_with("tags-"))
+                if !(t.starts_with("category-")
+                    || t.starts_with("tag-")
+                    || t.starts_with("tags-")
+                    || t.contains("overflow-")
+                    || t.starts_with("elementor-widget")
+                    || t.starts_with("hs_cos_wrapper"))
                 {
                     s.push_str(&t);
                     s.push(' ');
@@ -228,6 +237,8 @@ pub(super) struct Counts {
     pub(super) img: usize,
     pub(super) li: usize,
     pub(super) li_text: usize,
+    /// Text inside `pre` blocks (code).
+    pub(super) pre_text: usize,
     pub(super) inputs: usize,
     pub(super) embeds: usize,
 }
@@ -276,6 +287,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                     c.li += 1;
                     c.li_text = len(r, i);
                 }
+                "pre" => c.pre_text = len(r, i),
                 "input" | "select" | "textarea" | "button" => c.inputs += 1,
                 "iframe" | "embed" | "object" | "video" => c.embeds += 1,
                 _ => {}
@@ -291,6 +303,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                 pc.img += c.img;
                 pc.li += c.li;
                 pc.li_text += c.li_text;
+                pc.pre_text += c.pre_text;
                 pc.inputs += c.inputs;
                 pc.embeds += c.embeds;
             }
