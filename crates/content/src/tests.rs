@@ -1935,6 +1935,42 @@ fn a_threads_furniture_is_cut() {
 }
 
 #[test]
+fn customer_reviews_are_cut_from_a_product() {
+    // A product: its name, price, buy button, description, then what buyers said of it.
+    let product = |buy: &str| {
+        let reviews: Vec<T> = (0..3)
+            .map(|n| {
+                ea(
+                    "div",
+                    &[("class", "review")],
+                    vec![x(&format!("Buyer {n}: arrived quickly, great mug."))],
+                )
+            })
+            .collect();
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Stoneware coffee mug")]),
+                e("div", vec![x("USD 32.00")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                        Holds 12 oz; safe in the dishwasher and the microwave.")],
+                ),
+                ea("div", &[("class", "product-reviews")], reviews),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // A page that sells nothing: what its customers said is its content (a service's praise).
+    let main = product("Contact us");
+    assert!(main.contains("Buyer 1"), "{main}");
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

@@ -6,7 +6,9 @@
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
-//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), never a part holding
+//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
+//! (a control says "Add to cart", "Buy now", …) its customer reviews
+//! (`customer_reviews_are_cut_from_a_product`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
@@ -61,6 +63,44 @@ const THREAD_FURNITURE: &[&str] = &[
     "pager",
 ];
 
+/// Class or id words (matched as substrings) that mark a shop's customer reviews: on a page that
+/// sells (see [`sells`]) they are what buyers said, not the product's description
+/// (`customer_reviews_are_cut_from_a_product`).
+const REVIEWS: &[&str] = &[
+    "reviews",
+    "yotpo",
+    "bazaarvoice",
+    "jdgm",
+    "okendo",
+    "trustpilot",
+];
+
+/// How a control that buys starts (English only).
+const BUY_CONTROLS: &[&str] = &[
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to trolley",
+    "add to shopping",
+    "buy now",
+    "buy it now",
+];
+
+/// Whether the page sells: a short visible text (a button's label) that says to buy
+/// ([`BUY_CONTROLS`]), or an input whose value does.
+pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    r.order.iter().map(|&i| i as usize).any(|i| {
+        let node = tree.node(i);
+        let said = match &node.text {
+            Some(_) => r.span(i).map(|(a, b)| r.slice(a, b).trim().to_lowercase()),
+            None if node.tag() == "input" => node.attr("value").map(|v| v.trim().to_lowercase()),
+            None => None,
+        };
+        said.is_some_and(|s| s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p)))
+    })
+}
+
 /// The region's root: the declared main, else the body.
 pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
     let (tree, r) = (page.tree, page.r);
@@ -81,7 +121,7 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 }
 
 /// Whether an element inside the region is cut (M8).
-pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
+pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
     if noise_by_kind(tree, i) {
@@ -107,6 +147,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
         || has_ad_token(&h)
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
+        || (shop && REVIEWS.iter().any(|k| h.contains(k)))
     {
         return true;
     }
@@ -144,8 +185,9 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page.
+    let shop = sells(page);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        2 * (b - a) <= end - start && is_cut(page, i)
+        2 * (b - a) <= end - start && is_cut(page, i, shop)
     });
     (tidy_breaks(&text), kept)
 }
