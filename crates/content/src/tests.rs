@@ -1971,6 +1971,61 @@ fn customer_reviews_are_cut_from_a_product() {
 }
 
 #[test]
+fn recommendation_carousels_are_cut_from_the_region() {
+    // A product, then a run of other products under "You may also like"; its tabs name
+    // "Related products" among their labels, which heads nothing.
+    let others: Vec<T> = (0..3)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Ceramic bowl in speckled glaze, size {n}")),
+                    x(" $24.00"),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Stoneware coffee mug")]),
+            e(
+                "ul",
+                vec![
+                    e("li", vec![x("Description")]),
+                    e("li", vec![x("Related products")]),
+                ],
+            ),
+            e(
+                "p",
+                vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                    Holds 12 oz; safe in the dishwasher and the microwave.")],
+            ),
+            e(
+                "ul",
+                [
+                    "Height: 10 cm",
+                    "Width: 8 cm",
+                    "Weight: 350 g",
+                    "Glaze: lead free",
+                ]
+                .iter()
+                .map(|s| e("li", vec![x(s)]))
+                .collect(),
+            ),
+            e(
+                "div",
+                vec![e("h2", vec![x("You may also like")]), e("ul", others)],
+            ),
+        ],
+    )]));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(main.contains("Related products"), "{main}");
+    assert!(!main.contains("speckled glaze"), "{main}");
+    assert!(!main.contains("You may also like"), "{main}");
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

@@ -8,11 +8,16 @@
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …) its customer reviews
-//! (`customer_reviews_are_cut_from_a_product`), never a part holding
+//! (`customer_reviews_are_cut_from_a_product`), the section a shop's recommendations heading
+//! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
+//! ancestor of that short text holding more than it, when the text starts it:
+//! `recommendation_carousels_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
-use super::page::{at, has_ad_token, hints, len, noise_by_kind, text_without, tidy_breaks, Page};
+use super::page::{
+    at, has_ad_token, hints, len, noise_by_kind, set, text_without, tidy_breaks, Page,
+};
 
 /// The share of the body's text a declared main must hold to be the region.
 pub(super) const MAIN_SHARE: f64 = 0.25;
@@ -73,6 +78,32 @@ const REVIEWS: &[&str] = &[
     "jdgm",
     "okendo",
     "trustpilot",
+];
+
+/// How the heading of a shop's recommendations starts (English only): other products, not this
+/// one (`recommendation_carousels_are_cut_from_the_region`).
+const RECOMMENDATION_HEADINGS: &[&str] = &[
+    "you may also like",
+    "you might also like",
+    "you may also be interested",
+    "frequently bought together",
+    "customers who bought",
+    "customers who viewed",
+    "customers also bought",
+    "customers also viewed",
+    "people who viewed",
+    "people who bought",
+    "people also viewed",
+    "people also bought",
+    "similar items",
+    "similar products",
+    "related products",
+    "related items",
+    "recently viewed",
+    "complete the look",
+    "shop the look",
+    "recommended for you",
+    "sponsored products",
 ];
 
 /// How a control that buys starts (English only).
@@ -154,6 +185,36 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     is_menu(page, i)
 }
 
+/// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
+/// short text that starts with such a heading, its nearest ancestor holding more than it.
+fn recommendations(page: &Page<'_, '_, '_>) -> Vec<bool> {
+    let (tree, r) = (page.tree, page.r);
+    let mut out = vec![false; tree.obs.nodes.len()];
+    for &i in &r.order {
+        let i = i as usize;
+        if tree.node(i).text.is_none() {
+            continue;
+        }
+        let Some((a, b)) = r.span(i) else { continue };
+        let t = r.slice(a, b).trim();
+        if t.len() > 80 || {
+            let low = t.to_lowercase();
+            !RECOMMENDATION_HEADINGS.iter().any(|p| low.starts_with(p))
+        } {
+            continue;
+        }
+        // The section it heads: it starts the section's text (not a tab's label among others).
+        let section = tree.ancestors(i).find(|&p| len(r, p) > 2 * (b - a));
+        if let Some(s) = section.filter(|&s| {
+            r.span(s)
+                .is_some_and(|(c, d)| r.slice(c, d).trim_start().starts_with(t))
+        }) {
+            set(&mut out, s, true);
+        }
+    }
+    out
+}
+
 /// Most bytes of text per control in a form of controls.
 const FORM_BYTES_PER_CONTROL: usize = 300;
 
@@ -186,8 +247,9 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page.
     let shop = sells(page);
+    let recs = recommendations(page);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        2 * (b - a) <= end - start && is_cut(page, i, shop)
+        2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
     });
     (tidy_breaks(&text), kept)
 }
