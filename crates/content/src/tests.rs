@@ -2026,6 +2026,33 @@ fn recommendation_carousels_are_cut_from_the_region() {
 }
 
 #[test]
+fn shop_controls_are_cut_from_the_region() {
+    // A collection: each card is a product's name and price, and its controls as spans.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "li",
+                &[("class", "card")],
+                vec![
+                    link(&format!("Trail running shoe, model {n}, wide fit")),
+                    e("div", vec![x("$124.93")]),
+                    e("span", vec![x("Quick view")]),
+                    e("span", vec![x(" Compare ")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("Running shoes")]), e("ul", cards)],
+    )]));
+    assert!(main.contains("model 3, wide fit"), "{main}");
+    assert!(main.contains("$124.93"), "{main}");
+    assert!(!main.contains("Quick view"), "{main}");
+    assert!(!main.contains("Compare"), "{main}");
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

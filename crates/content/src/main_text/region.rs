@@ -11,7 +11,9 @@
 //! (`customer_reviews_are_cut_from_a_product`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
-//! `recommendation_carousels_are_cut_from_the_region`), never a part holding
+//! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
+//! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
+//! span: `shop_controls_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
@@ -106,6 +108,27 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "sponsored products",
 ];
 
+/// What a shop's controls say, compared on an element's whole trimmed text (English only): a
+/// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`).
+const CONTROL_LABELS: &[&str] = &[
+    "quick view",
+    "add to wishlist",
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to list",
+    "compare",
+    "shop now",
+    "see more",
+    "see all",
+    "view all",
+    "show more",
+    "select options",
+    "choose options",
+    "view details",
+    "sponsored",
+];
+
 /// How a control that buys starts (English only).
 const BUY_CONTROLS: &[&str] = &[
     "add to cart",
@@ -182,7 +205,18 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     {
         return true;
     }
-    is_menu(page, i)
+    is_menu(page, i) || is_control_label(page, i)
+}
+
+/// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
+fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let r = page.r;
+    r.span(i).is_some_and(|(a, b)| {
+        b - a <= 24 && {
+            let t = r.slice(a, b).trim().to_lowercase();
+            CONTROL_LABELS.contains(&t.as_str())
+        }
+    })
 }
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
