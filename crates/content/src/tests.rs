@@ -1971,6 +1971,42 @@ fn customer_reviews_are_cut_from_a_product() {
 }
 
 #[test]
+fn a_shops_seller_and_returns_parts_are_cut() {
+    // A marketplace's product: the description, then who sells it and the returns policy.
+    let product = |buy: &str| {
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Stoneware coffee mug")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                        Holds 12 oz; safe in the dishwasher and the microwave.")],
+                ),
+                ea(
+                    "div",
+                    &[("class", "seller-card")],
+                    vec![x("PotteryParkStore, Star Seller")],
+                ),
+                ea(
+                    "div",
+                    &[("class", "shop-returns")],
+                    vec![x("Returns accepted within 14 days")],
+                ),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("PotteryParkStore"), "{main}");
+    assert!(!main.contains("within 14 days"), "{main}");
+    // A page that sells nothing keeps them.
+    let main = product("Contact us");
+    assert!(main.contains("within 14 days"), "{main}");
+}
+
+#[test]
 fn recommendation_carousels_are_cut_from_the_region() {
     // A product, then a run of other products under "You may also like"; its tabs name
     // "Related products" among their labels, which heads nothing.

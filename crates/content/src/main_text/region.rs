@@ -8,7 +8,8 @@
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …) its customer reviews
-//! (`customer_reviews_are_cut_from_a_product`), the section a shop's recommendations heading
+//! (`customer_reviews_are_cut_from_a_product`), its seller's card and returns policy
+//! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
@@ -70,16 +71,19 @@ const THREAD_FURNITURE: &[&str] = &[
     "pager",
 ];
 
-/// Class or id words (matched as substrings) that mark a shop's customer reviews: on a page that
-/// sells (see [`sells`]) they are what buyers said, not the product's description
-/// (`customer_reviews_are_cut_from_a_product`).
-const REVIEWS: &[&str] = &[
+/// Class or id words (matched as substrings) that mark a shop's furniture around its product, on
+/// a page that sells (see [`sells`]): its customer reviews, what buyers said, not the product's
+/// description (`customer_reviews_are_cut_from_a_product`); a marketplace's card of the seller
+/// and its returns policy (`a_shops_seller_and_returns_parts_are_cut`).
+const SHOP_FURNITURE: &[&str] = &[
     "reviews",
     "yotpo",
     "bazaarvoice",
     "jdgm",
     "okendo",
     "trustpilot",
+    "seller",
+    "returns",
 ];
 
 /// How the heading of a shop's recommendations starts (English only): other products, not this
@@ -201,7 +205,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || has_ad_token(&h)
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
-        || (shop && REVIEWS.iter().any(|k| h.contains(k)))
+        || (shop && SHOP_FURNITURE.iter().any(|k| h.contains(k)))
     {
         return true;
     }
