@@ -41,7 +41,9 @@
 //!   paragraphs: pages of many sections are read whole.
 //! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
-//!   thread's author cards, signatures and page links.
+//!   thread's author cards, signatures and page links, a shop's customer reviews, seller
+//!   and returns parts, and the
+//!   sections its recommendations headings start, its controls' labels.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
 //!   than the region, or it is a part of short lines (a landing page's section); else the

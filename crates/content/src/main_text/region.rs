@@ -6,11 +6,21 @@
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
-//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), never a part holding
+//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
+//! (a control says "Add to cart", "Buy now", …) its customer reviews
+//! (`customer_reviews_are_cut_from_a_product`), its seller's card and returns policy
+//! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
+//! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
+//! ancestor of that short text holding more than it, when the text starts it:
+//! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
+//! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
+//! span: `shop_controls_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
-use super::page::{at, has_ad_token, hints, len, noise_by_kind, text_without, tidy_breaks, Page};
+use super::page::{
+    at, has_ad_token, hints, len, noise_by_kind, set, text_without, tidy_breaks, Page,
+};
 
 /// The share of the body's text a declared main must hold to be the region.
 pub(super) const MAIN_SHARE: f64 = 0.25;
@@ -61,6 +71,94 @@ const THREAD_FURNITURE: &[&str] = &[
     "pager",
 ];
 
+/// Class or id words (matched as substrings) that mark a shop's furniture around its product, on
+/// a page that sells (see [`sells`]): its customer reviews, what buyers said, not the product's
+/// description (`customer_reviews_are_cut_from_a_product`); a marketplace's card of the seller
+/// and its returns policy (`a_shops_seller_and_returns_parts_are_cut`).
+const SHOP_FURNITURE: &[&str] = &[
+    "reviews",
+    "yotpo",
+    "bazaarvoice",
+    "jdgm",
+    "okendo",
+    "trustpilot",
+    "seller",
+    "returns",
+];
+
+/// How the heading of a shop's recommendations starts (English only): other products, not this
+/// one (`recommendation_carousels_are_cut_from_the_region`).
+const RECOMMENDATION_HEADINGS: &[&str] = &[
+    "you may also like",
+    "you might also like",
+    "you may also be interested",
+    "frequently bought together",
+    "customers who bought",
+    "customers who viewed",
+    "customers also bought",
+    "customers also viewed",
+    "people who viewed",
+    "people who bought",
+    "people also viewed",
+    "people also bought",
+    "similar items",
+    "similar products",
+    "related products",
+    "related items",
+    "recently viewed",
+    "complete the look",
+    "shop the look",
+    "recommended for you",
+    "sponsored products",
+];
+
+/// What a shop's controls say, compared on an element's whole trimmed text (English only): a
+/// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`).
+const CONTROL_LABELS: &[&str] = &[
+    "quick view",
+    "add to wishlist",
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to list",
+    "compare",
+    "shop now",
+    "see more",
+    "see all",
+    "view all",
+    "show more",
+    "select options",
+    "choose options",
+    "view details",
+    "sponsored",
+];
+
+/// How a control that buys starts (English only).
+const BUY_CONTROLS: &[&str] = &[
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to trolley",
+    "add to shopping",
+    "buy now",
+    "buy it now",
+];
+
+/// Whether the page sells: a short visible text (a button's label) that says to buy
+/// ([`BUY_CONTROLS`]), or an input whose value does.
+pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    r.order.iter().map(|&i| i as usize).any(|i| {
+        let node = tree.node(i);
+        let said = match &node.text {
+            Some(_) => r.span(i).map(|(a, b)| r.slice(a, b).trim().to_lowercase()),
+            None if node.tag() == "input" => node.attr("value").map(|v| v.trim().to_lowercase()),
+            None => None,
+        };
+        said.is_some_and(|s| s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p)))
+    })
+}
+
 /// The region's root: the declared main, else the body.
 pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
     let (tree, r) = (page.tree, page.r);
@@ -81,7 +179,7 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 }
 
 /// Whether an element inside the region is cut (M8).
-pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
+pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
     if noise_by_kind(tree, i) {
@@ -107,10 +205,52 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize) -> bool {
         || has_ad_token(&h)
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
+        || (shop && SHOP_FURNITURE.iter().any(|k| h.contains(k)))
     {
         return true;
     }
-    is_menu(page, i)
+    is_menu(page, i) || is_control_label(page, i)
+}
+
+/// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
+fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let r = page.r;
+    r.span(i).is_some_and(|(a, b)| {
+        b - a <= 24 && {
+            let t = r.slice(a, b).trim().to_lowercase();
+            CONTROL_LABELS.contains(&t.as_str())
+        }
+    })
+}
+
+/// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
+/// short text that starts with such a heading, its nearest ancestor holding more than it.
+fn recommendations(page: &Page<'_, '_, '_>) -> Vec<bool> {
+    let (tree, r) = (page.tree, page.r);
+    let mut out = vec![false; tree.obs.nodes.len()];
+    for &i in &r.order {
+        let i = i as usize;
+        if tree.node(i).text.is_none() {
+            continue;
+        }
+        let Some((a, b)) = r.span(i) else { continue };
+        let t = r.slice(a, b).trim();
+        if t.len() > 80 || {
+            let low = t.to_lowercase();
+            !RECOMMENDATION_HEADINGS.iter().any(|p| low.starts_with(p))
+        } {
+            continue;
+        }
+        // The section it heads: it starts the section's text (not a tab's label among others).
+        let section = tree.ancestors(i).find(|&p| len(r, p) > 2 * (b - a));
+        if let Some(s) = section.filter(|&s| {
+            r.span(s)
+                .is_some_and(|(c, d)| r.slice(c, d).trim_start().starts_with(t))
+        }) {
+            set(&mut out, s, true);
+        }
+    }
+    out
 }
 
 /// Most bytes of text per control in a form of controls.
@@ -144,8 +284,10 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page.
+    let shop = sells(page);
+    let recs = recommendations(page);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        2 * (b - a) <= end - start && is_cut(page, i)
+        2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
     });
     (tidy_breaks(&text), kept)
 }
