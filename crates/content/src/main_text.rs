@@ -27,7 +27,9 @@
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
-//!   inputs, nearly no text, or mostly links (`headline_lists_are_cut`); never a code block
+//!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
+//!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text, or mostly links
+//!   (`headline_lists_are_cut`); never a code block
 //!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
@@ -539,7 +541,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let p = c.p as f64;
     (c.img > 1 && p / (c.img as f64) < 0.5)
         || (!is_list && c.li > c.p + 1 && density > 0.3)
-        || (c.inputs as f64 > (p / 3.0).floor() && c.inputs > 0)
+        || ((c.inputs - c.buttons) as f64 > (p / 3.0).floor() && c.inputs > c.buttons)
         || (!is_list && text < MIN_PARAGRAPH_BYTES && (c.img == 0 || c.img > 2))
         || (weight < 25.0 && density > 0.5)
         || (weight >= 25.0 && density > 0.7)

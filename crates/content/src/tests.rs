@@ -1450,6 +1450,50 @@ fn a_list_of_paragraphs_is_kept() {
 }
 
 #[test]
+fn buttons_do_not_make_a_block_a_form() {
+    // An article whose questions and answers open from buttons (an accordion, shown open): the
+    // conditional rule's inputs are a form's fields, not the buttons a page toggles its text with.
+    let faq = ea(
+        "div",
+        &[("class", "faq")],
+        (0..3)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![
+                        e("button", vec![x(&format!("Question {n}"))]),
+                        para(&prose(n, "Answer")),
+                    ],
+                )
+            })
+            .collect(),
+    );
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(faq);
+    let main = main_of(page(vec![e("article", body)]));
+    for n in 0..3 {
+        assert!(
+            main.contains(&format!("Answer sentence {n},")),
+            "{n}: {main}"
+        );
+    }
+    // A block of fields is still cut.
+    let fields = ea(
+        "div",
+        &[("class", "box")],
+        vec![
+            para("Your name and your email, please, for the newsletter."),
+            e("input", vec![]),
+            e("input", vec![]),
+        ],
+    );
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(fields);
+    let main = main_of(page(vec![e("article", body)]));
+    assert!(!main.contains("Your name"), "{main}");
+}
+
+#[test]
 fn link_dense_blocks_lose() {
     // The page's one <article> is a block whose text is 71 % links; the prose is elsewhere.
     let linky: Vec<T> = (0..12)
@@ -2175,6 +2219,20 @@ fn a_shops_seller_and_returns_parts_are_cut() {
     // A page that sells nothing keeps them.
     let main = product("Contact us");
     assert!(main.contains("within 14 days"), "{main}");
+    // A bestseller is a product of the shop's, not its seller.
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Mugs")]),
+            e("button", vec![x("Add to cart")]),
+            ea(
+                "div",
+                &[("class", "tile tile--bestseller")],
+                vec![x("Speckled stoneware mug, our most loved glaze")],
+            ),
+        ],
+    )]));
+    assert!(main.contains("most loved glaze"), "{main}");
 }
 
 #[test]

@@ -240,6 +240,8 @@ pub(super) struct Counts {
     /// Text inside `pre` blocks (code).
     pub(super) pre_text: usize,
     pub(super) inputs: usize,
+    /// Of `inputs`, the `button`s.
+    pub(super) buttons: usize,
     pub(super) embeds: usize,
 }
 
@@ -288,7 +290,11 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                     c.li_text = len(r, i);
                 }
                 "pre" => c.pre_text = len(r, i),
-                "input" | "select" | "textarea" | "button" => c.inputs += 1,
+                "input" | "select" | "textarea" => c.inputs += 1,
+                "button" => {
+                    c.inputs += 1;
+                    c.buttons += 1;
+                }
                 "iframe" | "embed" | "object" | "video" => c.embeds += 1,
                 _ => {}
             }
@@ -305,6 +311,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                 pc.li_text += c.li_text;
                 pc.pre_text += c.pre_text;
                 pc.inputs += c.inputs;
+                pc.buttons += c.buttons;
                 pc.embeds += c.embeds;
             }
             if node.is_element() && (at(&has_block, i) || is_block(layout(node))) {

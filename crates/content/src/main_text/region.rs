@@ -112,6 +112,17 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "sponsored products",
 ];
 
+/// Whether class or id words name [`SHOP_FURNITURE`]: a word (between `-`, `_` and spaces)
+/// starting with "seller" or "returns" (a grid's `bestseller` tile is a product, not its
+/// seller), any of the others within a word.
+fn names_shop_furniture(h: &str) -> bool {
+    let words = || h.split(|c: char| !c.is_ascii_alphanumeric());
+    SHOP_FURNITURE.iter().any(|&k| match k {
+        "seller" | "returns" => words().any(|w| w.starts_with(k)),
+        _ => h.contains(k),
+    })
+}
+
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
 /// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`).
 const CONTROL_LABELS: &[&str] = &[
@@ -205,7 +216,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || has_ad_token(&h)
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
-        || (shop && SHOP_FURNITURE.iter().any(|k| h.contains(k)))
+        || (shop && names_shop_furniture(&h))
     {
         return true;
     }
