@@ -2186,6 +2186,42 @@ fn customer_reviews_are_cut_from_a_product() {
 }
 
 #[test]
+fn a_shops_review_heading_cuts_its_section() {
+    // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
+    let product = |buy: &str| {
+        let reviews: Vec<T> = (0..3)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![x(&format!("Buyer {n}: arrived quickly, great mug."))],
+                )
+            })
+            .collect();
+        let mut section = vec![e("h2", vec![x("Customer reviews")])];
+        section.extend(reviews);
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Stoneware coffee mug")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                        Holds 12 oz; safe in the dishwasher and the microwave.")],
+                ),
+                e("div", section),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // A page that sells nothing keeps what its customers said.
+    let main = product("Contact us");
+    assert!(main.contains("Buyer 1"), "{main}");
+}
+
+#[test]
 fn a_shops_seller_and_returns_parts_are_cut() {
     // A marketplace's product: the description, then who sells it and the returns policy.
     let product = |buy: &str| {

@@ -8,7 +8,9 @@
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …) its customer reviews
-//! (`customer_reviews_are_cut_from_a_product`), its seller's card and returns policy
+//! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
+//! ("Customer reviews", "Top reviews", "What our customers say", …:
+//! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
 //! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
@@ -110,6 +112,18 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "shop the look",
     "recommended for you",
     "sponsored products",
+];
+
+/// How the heading of a shop's customer reviews starts (English only), on a page that sells:
+/// what buyers said, not the product (`a_shops_review_heading_cuts_its_section`).
+const REVIEW_HEADINGS: &[&str] = &[
+    "customer reviews",
+    "top reviews",
+    "reviews with images",
+    "write a review",
+    "what our customers say",
+    "what customers say",
+    "customers say",
 ];
 
 /// Whether class or id words name [`SHOP_FURNITURE`]: a word (between `-`, `_` and spaces)
@@ -236,7 +250,7 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
 /// short text that starts with such a heading, its nearest ancestor holding more than it.
-fn recommendations(page: &Page<'_, '_, '_>) -> Vec<bool> {
+fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
     let (tree, r) = (page.tree, page.r);
     let mut out = vec![false; tree.obs.nodes.len()];
     for &i in &r.order {
@@ -248,7 +262,8 @@ fn recommendations(page: &Page<'_, '_, '_>) -> Vec<bool> {
         let t = r.slice(a, b).trim();
         if t.len() > 80 || {
             let low = t.to_lowercase();
-            !RECOMMENDATION_HEADINGS.iter().any(|p| low.starts_with(p))
+            !(RECOMMENDATION_HEADINGS.iter().any(|p| low.starts_with(p))
+                || (shop && REVIEW_HEADINGS.iter().any(|p| low.starts_with(p))))
         } {
             continue;
         }
@@ -296,7 +311,7 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page.
     let shop = sells(page);
-    let recs = recommendations(page);
+    let recs = recommendations(page, shop);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
         2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
     });
