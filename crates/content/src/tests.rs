@@ -2354,6 +2354,49 @@ fn shop_controls_are_cut_from_the_region() {
 }
 
 #[test]
+fn pointer_and_loading_labels_are_cut_from_the_region() {
+    // A listing: each card is a title and a blurb, then "Learn more" or "Apply now" as a link;
+    // the grid says "Loading..." and its sorting says "Filters" and "Sort by:".
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Evening course in pottery, term {n}")),
+                    e("div", vec![x("Eight weeks of wheel throwing and glazing.")]),
+                    link(if n % 2 == 0 {
+                        "Learn more"
+                    } else {
+                        "Apply now"
+                    }),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Courses")]),
+            e("span", vec![x("Filters")]),
+            e("span", vec![x("Sort by:")]),
+            e("ul", cards),
+            e("div", vec![x("Loading...")]),
+        ],
+    )]));
+    assert!(main.contains("term 3"), "{main}");
+    assert!(main.contains("wheel throwing"), "{main}");
+    for label in [
+        "Learn more",
+        "Apply now",
+        "Filters",
+        "Sort by:",
+        "Loading...",
+    ] {
+        assert!(!main.contains(label), "{label}: {main}");
+    }
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

@@ -16,7 +16,9 @@
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
-//! span: `shop_controls_are_cut_from_the_region`), never a part holding
+//! span: `shop_controls_are_cut_from_the_region`; a card's "Learn more", "Apply now", "Read more",
+//! a grid's "Loading...", "Filters", "Sort by:", the skip links:
+//! `pointer_and_loading_labels_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
@@ -156,6 +158,16 @@ const CONTROL_LABELS: &[&str] = &[
     "choose options",
     "view details",
     "sponsored",
+    "learn more",
+    "apply now",
+    "read more",
+    "view full details",
+    "skip to main content",
+    "skip to content",
+    "loading...",
+    "loading",
+    "filters",
+    "sort by:",
 ];
 
 /// How a control that buys starts (English only).
