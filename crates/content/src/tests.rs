@@ -2397,6 +2397,52 @@ fn pointer_and_loading_labels_are_cut_from_the_region() {
 }
 
 #[test]
+fn a_listings_entries_with_linked_titles_are_not_menus() {
+    // A listing of events: each entry is a linked title, a few words and its place and tags as
+    // short links; the site's menu beside them is short links alone.
+    let entries: Vec<T> = (0..5)
+        .map(|n| {
+            e(
+                "div",
+                vec![
+                    e("h2", vec![link(&format!("Data Saturday Chicago {n}"))]),
+                    e(
+                        "div",
+                        vec![
+                            x("Conference, in person: "),
+                            link("Chicago"),
+                            x(" "),
+                            link("Illinois"),
+                            x(" "),
+                            link("United States"),
+                            x(" "),
+                            link("Data"),
+                            x(" "),
+                            link("Cloud"),
+                            x(" "),
+                            link("Analytics"),
+                        ],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let menu = e(
+        "div",
+        ["Home", "Events", "Speakers", "Pricing", "About us"]
+            .iter()
+            .map(|s| link(s))
+            .collect(),
+    );
+    let mut kids = vec![e("h1", vec![x("Tech conferences in Americas")]), menu];
+    kids.extend(entries);
+    let main = main_of(page(vec![e("main", kids)]));
+    assert!(main.contains("Data Saturday Chicago 4"), "{main}");
+    assert!(main.contains("United States"), "{main}");
+    assert!(!main.contains("Speakers"), "{main}");
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

@@ -2,7 +2,8 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
-//! the page's banner, forms of controls (not a form the person sees no control in, which wraps
+//! the page's banner, menus of short links (not a listing's entry: a linked heading and some
+//! plain text, `a_listings_entries_with_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
@@ -304,14 +305,21 @@ fn is_controls(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// Fewest links that make a menu.
 const MENU_MIN_LINKS: usize = 3;
+/// Fewest bytes of text outside links in a listing's entry (its blurb).
+const ENTRY_MIN_PLAIN: usize = 20;
 /// Most bytes of link text per link in a menu.
 const MENU_LINK_BYTES: usize = 24;
 
 /// A menu: a block of at least [`MENU_MIN_LINKS`] short links ([`MENU_LINK_BYTES`] on average)
-/// that is nearly all link (`menus_are_cut_from_the_region`).
+/// that is nearly all link (`menus_are_cut_from_the_region`); not a listing's entry, a block
+/// with a linked heading (its title) and [`ENTRY_MIN_PLAIN`] bytes or more of text outside its
+/// links (`a_listings_entries_with_linked_titles_are_not_menus`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let c = at(&page.counts, i);
-    c.anchors >= MENU_MIN_LINKS && c.links <= MENU_LINK_BYTES * c.anchors && page.density(i) >= 0.7
+    (c.linked_headings == 0 || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
+        && c.anchors >= MENU_MIN_LINKS
+        && c.links <= MENU_LINK_BYTES * c.anchors
+        && page.density(i) >= 0.7
 }
 
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
