@@ -2443,6 +2443,48 @@ fn a_listings_entries_with_linked_titles_are_not_menus() {
 }
 
 #[test]
+fn card_badges_and_review_controls_are_cut_from_the_region() {
+    // A collection: each card wears a badge ("Top rated", "New arrival"); a review's controls.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    e(
+                        "span",
+                        vec![x(if n % 2 == 0 {
+                            "Top rated"
+                        } else {
+                            "New arrival"
+                        })],
+                    ),
+                    link(&format!("Linen throw pillow, natural, size {n}")),
+                    e("div", vec![x("$38.00")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Pillows")]),
+            e("ul", cards),
+            e("span", vec![x("Verified Purchase")]),
+            link("Write a review"),
+        ],
+    )]));
+    assert!(main.contains("natural, size 3"), "{main}");
+    for label in [
+        "Top rated",
+        "New arrival",
+        "Verified Purchase",
+        "Write a review",
+    ] {
+        assert!(!main.contains(label), "{label}: {main}");
+    }
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

@@ -19,7 +19,9 @@
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
 //! span: `shop_controls_are_cut_from_the_region`; a card's "Learn more", "Apply now", "Read more",
 //! a grid's "Loading...", "Filters", "Sort by:", the skip links:
-//! `pointer_and_loading_labels_are_cut_from_the_region`), never a part holding
+//! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
+//! arrival", a review's "Verified purchase", "Write a review":
+//! `card_badges_and_review_controls_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
@@ -169,6 +171,12 @@ const CONTROL_LABELS: &[&str] = &[
     "loading",
     "filters",
     "sort by:",
+    "top rated",
+    "new arrival",
+    "write a review",
+    "see more reviews",
+    "verified purchase",
+    "view image gallery",
 ];
 
 /// How a control that buys starts (English only).
