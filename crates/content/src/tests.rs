@@ -2485,6 +2485,55 @@ fn card_badges_and_review_controls_are_cut_from_the_region() {
 }
 
 #[test]
+fn a_listings_entries_with_long_linked_titles_are_not_menus() {
+    // A collection: each card's title is a long link (no heading), then a few words and short
+    // links to its seller and category.
+    let cards: Vec<T> = (0..5)
+        .map(|n| {
+            e(
+                "div",
+                vec![
+                    link(&format!(
+                        "Atomic Habits: An Easy and Proven Way to Build Good Habits, vol. {n}"
+                    )),
+                    x(" Paperback, ships today: "),
+                    link("James Clear"),
+                    x(" "),
+                    link("Books"),
+                    x(" "),
+                    link("Self-help"),
+                ],
+            )
+        })
+        .collect();
+    let menu = e(
+        "div",
+        ["Home", "Books", "Music", "Deals", "Help"]
+            .iter()
+            .map(|s| link(s))
+            .collect(),
+    );
+    let mut kids = vec![e("h1", vec![x("Best sellers in books")]), menu];
+    kids.extend(cards);
+    kids.push(e(
+        "div",
+        vec![
+            e("h3", vec![x("Similar threads")]),
+            e(
+                "div",
+                vec![link("Which edition of Atomic Habits should I read first?")],
+            ),
+        ],
+    ));
+    let main = main_of(page(vec![e("main", kids)]));
+    assert!(main.contains("Good Habits, vol. 4"), "{main}");
+    assert!(main.contains("James Clear"), "{main}");
+    assert!(!main.contains("Deals"), "{main}");
+    // A thread's "Similar threads" heads other threads, not this page's content.
+    assert!(!main.contains("Which edition"), "{main}");
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

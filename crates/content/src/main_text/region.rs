@@ -2,8 +2,9 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
-//! the page's banner, menus of short links (not a listing's entry: a linked heading and some
-//! plain text, `a_listings_entries_with_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
+//! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
+//! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
@@ -13,7 +14,8 @@
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
 //! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
-//! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
+//! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
+//! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
@@ -110,6 +112,7 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "people also bought",
     "similar items",
     "similar products",
+    "similar threads",
     "related products",
     "related items",
     "recently viewed",
@@ -313,6 +316,8 @@ fn is_controls(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// Fewest links that make a menu.
 const MENU_MIN_LINKS: usize = 3;
+/// Fewest bytes of the longest link that make it an entry's title, not a menu's item.
+const ENTRY_TITLE_BYTES: usize = 60;
 /// Fewest bytes of text outside links in a listing's entry (its blurb).
 const ENTRY_MIN_PLAIN: usize = 20;
 /// Most bytes of link text per link in a menu.
@@ -320,11 +325,14 @@ const MENU_LINK_BYTES: usize = 24;
 
 /// A menu: a block of at least [`MENU_MIN_LINKS`] short links ([`MENU_LINK_BYTES`] on average)
 /// that is nearly all link (`menus_are_cut_from_the_region`); not a listing's entry, a block
-/// with a linked heading (its title) and [`ENTRY_MIN_PLAIN`] bytes or more of text outside its
-/// links (`a_listings_entries_with_linked_titles_are_not_menus`).
+/// with a linked heading or a link of [`ENTRY_TITLE_BYTES`] or more (its title) and
+/// [`ENTRY_MIN_PLAIN`] bytes or more of text outside its links
+/// (`a_listings_entries_with_linked_titles_are_not_menus`,
+/// `a_listings_entries_with_long_linked_titles_are_not_menus`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let c = at(&page.counts, i);
-    (c.linked_headings == 0 || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
+    ((c.linked_headings == 0 && c.longest_link < ENTRY_TITLE_BYTES)
+        || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
         && c.anchors >= MENU_MIN_LINKS
         && c.links <= MENU_LINK_BYTES * c.anchors
         && page.density(i) >= 0.7
