@@ -43,7 +43,7 @@
 //!   paragraphs: pages of many sections are read whole.
 //! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
-//!   thread's author cards, signatures and page links, a shop's customer reviews, seller
+//!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller
 //!   and returns parts, and the
 //!   sections its recommendations headings start, its controls' labels.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless

@@ -2186,6 +2186,42 @@ fn customer_reviews_are_cut_from_a_product() {
 }
 
 #[test]
+fn a_shops_review_heading_cuts_its_section() {
+    // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
+    let product = |buy: &str| {
+        let reviews: Vec<T> = (0..3)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![x(&format!("Buyer {n}: arrived quickly, great mug."))],
+                )
+            })
+            .collect();
+        let mut section = vec![e("h2", vec![x("Customer reviews")])];
+        section.extend(reviews);
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Stoneware coffee mug")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                        Holds 12 oz; safe in the dishwasher and the microwave.")],
+                ),
+                e("div", section),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // A page that sells nothing keeps what its customers said.
+    let main = product("Contact us");
+    assert!(main.contains("Buyer 1"), "{main}");
+}
+
+#[test]
 fn a_shops_seller_and_returns_parts_are_cut() {
     // A marketplace's product: the description, then who sells it and the returns policy.
     let product = |buy: &str| {
@@ -2315,6 +2351,186 @@ fn shop_controls_are_cut_from_the_region() {
     assert!(main.contains("$124.93"), "{main}");
     assert!(!main.contains("Quick view"), "{main}");
     assert!(!main.contains("Compare"), "{main}");
+}
+
+#[test]
+fn pointer_and_loading_labels_are_cut_from_the_region() {
+    // A listing: each card is a title and a blurb, then "Learn more" or "Apply now" as a link;
+    // the grid says "Loading..." and its sorting says "Filters" and "Sort by:".
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Evening course in pottery, term {n}")),
+                    e("div", vec![x("Eight weeks of wheel throwing and glazing.")]),
+                    link(if n % 2 == 0 {
+                        "Learn more"
+                    } else {
+                        "Apply now"
+                    }),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Courses")]),
+            e("span", vec![x("Filters")]),
+            e("span", vec![x("Sort by:")]),
+            e("ul", cards),
+            e("div", vec![x("Loading...")]),
+        ],
+    )]));
+    assert!(main.contains("term 3"), "{main}");
+    assert!(main.contains("wheel throwing"), "{main}");
+    for label in [
+        "Learn more",
+        "Apply now",
+        "Filters",
+        "Sort by:",
+        "Loading...",
+    ] {
+        assert!(!main.contains(label), "{label}: {main}");
+    }
+}
+
+#[test]
+fn a_listings_entries_with_linked_titles_are_not_menus() {
+    // A listing of events: each entry is a linked title, a few words and its place and tags as
+    // short links; the site's menu beside them is short links alone.
+    let entries: Vec<T> = (0..5)
+        .map(|n| {
+            e(
+                "div",
+                vec![
+                    e("h2", vec![link(&format!("Data Saturday Chicago {n}"))]),
+                    e(
+                        "div",
+                        vec![
+                            x("Conference, in person: "),
+                            link("Chicago"),
+                            x(" "),
+                            link("Illinois"),
+                            x(" "),
+                            link("United States"),
+                            x(" "),
+                            link("Data"),
+                            x(" "),
+                            link("Cloud"),
+                            x(" "),
+                            link("Analytics"),
+                        ],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let menu = e(
+        "div",
+        ["Home", "Events", "Speakers", "Pricing", "About us"]
+            .iter()
+            .map(|s| link(s))
+            .collect(),
+    );
+    let mut kids = vec![e("h1", vec![x("Tech conferences in Americas")]), menu];
+    kids.extend(entries);
+    let main = main_of(page(vec![e("main", kids)]));
+    assert!(main.contains("Data Saturday Chicago 4"), "{main}");
+    assert!(main.contains("United States"), "{main}");
+    assert!(!main.contains("Speakers"), "{main}");
+}
+
+#[test]
+fn card_badges_and_review_controls_are_cut_from_the_region() {
+    // A collection: each card wears a badge ("Top rated", "New arrival"); a review's controls.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    e(
+                        "span",
+                        vec![x(if n % 2 == 0 {
+                            "Top rated"
+                        } else {
+                            "New arrival"
+                        })],
+                    ),
+                    link(&format!("Linen throw pillow, natural, size {n}")),
+                    e("div", vec![x("$38.00")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Pillows")]),
+            e("ul", cards),
+            e("span", vec![x("Verified Purchase")]),
+            link("Write a review"),
+        ],
+    )]));
+    assert!(main.contains("natural, size 3"), "{main}");
+    for label in [
+        "Top rated",
+        "New arrival",
+        "Verified Purchase",
+        "Write a review",
+    ] {
+        assert!(!main.contains(label), "{label}: {main}");
+    }
+}
+
+#[test]
+fn a_listings_entries_with_long_linked_titles_are_not_menus() {
+    // A collection: each card's title is a long link (no heading), then a few words and short
+    // links to its seller and category.
+    let cards: Vec<T> = (0..5)
+        .map(|n| {
+            e(
+                "div",
+                vec![
+                    link(&format!(
+                        "Atomic Habits: An Easy and Proven Way to Build Good Habits, vol. {n}"
+                    )),
+                    x(" Paperback, ships today: "),
+                    link("James Clear"),
+                    x(" "),
+                    link("Books"),
+                    x(" "),
+                    link("Self-help"),
+                ],
+            )
+        })
+        .collect();
+    let menu = e(
+        "div",
+        ["Home", "Books", "Music", "Deals", "Help"]
+            .iter()
+            .map(|s| link(s))
+            .collect(),
+    );
+    let mut kids = vec![e("h1", vec![x("Best sellers in books")]), menu];
+    kids.extend(cards);
+    kids.push(e(
+        "div",
+        vec![
+            e("h3", vec![x("Similar threads")]),
+            e(
+                "div",
+                vec![link("Which edition of Atomic Habits should I read first?")],
+            ),
+        ],
+    ));
+    let main = main_of(page(vec![e("main", kids)]));
+    assert!(main.contains("Good Habits, vol. 4"), "{main}");
+    assert!(main.contains("James Clear"), "{main}");
+    assert!(!main.contains("Deals"), "{main}");
+    // A thread's "Similar threads" heads other threads, not this page's content.
+    assert!(!main.contains("Which edition"), "{main}");
 }
 
 #[test]

@@ -243,6 +243,10 @@ pub(super) struct Counts {
     /// Of `inputs`, the `button`s.
     pub(super) buttons: usize,
     pub(super) embeds: usize,
+    /// Headings (`h1`–`h6`) that hold a link: a card's or an entry's title.
+    pub(super) linked_headings: usize,
+    /// The longest link's text.
+    pub(super) longest_link: usize,
 }
 
 /// What the rules see of the page.
@@ -282,6 +286,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                 "a" => {
                     c.links = len(r, i);
                     c.anchors = usize::from(c.links > 0);
+                    c.longest_link = c.links;
                 }
                 "p" => c.p += 1,
                 "img" | "picture" | "svg" => c.img += 1,
@@ -296,6 +301,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                     c.buttons += 1;
                 }
                 "iframe" | "embed" | "object" | "video" => c.embeds += 1,
+                t if is_heading(t) && c.links > 0 => c.linked_headings += 1,
                 _ => {}
             }
         }
@@ -313,6 +319,8 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                 pc.inputs += c.inputs;
                 pc.buttons += c.buttons;
                 pc.embeds += c.embeds;
+                pc.linked_headings += c.linked_headings;
+                pc.longest_link = pc.longest_link.max(c.longest_link);
             }
             if node.is_element() && (at(&has_block, i) || is_block(layout(node))) {
                 set(&mut has_block, p, true);

@@ -2,19 +2,28 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
-//! the page's banner, forms of controls (not a form the person sees no control in, which wraps
+//! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
+//! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …) its customer reviews
-//! (`customer_reviews_are_cut_from_a_product`), its seller's card and returns policy
+//! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
+//! ("Customer reviews", "Top reviews", "What our customers say", …:
+//! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
 //! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
-//! starts ("You may also like", "Customers also bought", "Similar items", …: the nearest
+//! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
+//! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
-//! span: `shop_controls_are_cut_from_the_region`), never a part holding
+//! span: `shop_controls_are_cut_from_the_region`; a card's "Learn more", "Apply now", "Read more",
+//! a grid's "Loading...", "Filters", "Sort by:", the skip links:
+//! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
+//! arrival", a review's "Verified purchase", "Write a review":
+//! `card_badges_and_review_controls_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
@@ -103,6 +112,7 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "people also bought",
     "similar items",
     "similar products",
+    "similar threads",
     "related products",
     "related items",
     "recently viewed",
@@ -110,6 +120,18 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "shop the look",
     "recommended for you",
     "sponsored products",
+];
+
+/// How the heading of a shop's customer reviews starts (English only), on a page that sells:
+/// what buyers said, not the product (`a_shops_review_heading_cuts_its_section`).
+const REVIEW_HEADINGS: &[&str] = &[
+    "customer reviews",
+    "top reviews",
+    "reviews with images",
+    "write a review",
+    "what our customers say",
+    "what customers say",
+    "customers say",
 ];
 
 /// Whether class or id words name [`SHOP_FURNITURE`]: a word (between `-`, `_` and spaces)
@@ -142,6 +164,22 @@ const CONTROL_LABELS: &[&str] = &[
     "choose options",
     "view details",
     "sponsored",
+    "learn more",
+    "apply now",
+    "read more",
+    "view full details",
+    "skip to main content",
+    "skip to content",
+    "loading...",
+    "loading",
+    "filters",
+    "sort by:",
+    "top rated",
+    "new arrival",
+    "write a review",
+    "see more reviews",
+    "verified purchase",
+    "view image gallery",
 ];
 
 /// How a control that buys starts (English only).
@@ -236,7 +274,7 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
 /// short text that starts with such a heading, its nearest ancestor holding more than it.
-fn recommendations(page: &Page<'_, '_, '_>) -> Vec<bool> {
+fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
     let (tree, r) = (page.tree, page.r);
     let mut out = vec![false; tree.obs.nodes.len()];
     for &i in &r.order {
@@ -248,7 +286,8 @@ fn recommendations(page: &Page<'_, '_, '_>) -> Vec<bool> {
         let t = r.slice(a, b).trim();
         if t.len() > 80 || {
             let low = t.to_lowercase();
-            !RECOMMENDATION_HEADINGS.iter().any(|p| low.starts_with(p))
+            !(RECOMMENDATION_HEADINGS.iter().any(|p| low.starts_with(p))
+                || (shop && REVIEW_HEADINGS.iter().any(|p| low.starts_with(p))))
         } {
             continue;
         }
@@ -277,14 +316,26 @@ fn is_controls(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// Fewest links that make a menu.
 const MENU_MIN_LINKS: usize = 3;
+/// Fewest bytes of the longest link that make it an entry's title, not a menu's item.
+const ENTRY_TITLE_BYTES: usize = 60;
+/// Fewest bytes of text outside links in a listing's entry (its blurb).
+const ENTRY_MIN_PLAIN: usize = 20;
 /// Most bytes of link text per link in a menu.
 const MENU_LINK_BYTES: usize = 24;
 
 /// A menu: a block of at least [`MENU_MIN_LINKS`] short links ([`MENU_LINK_BYTES`] on average)
-/// that is nearly all link (`menus_are_cut_from_the_region`).
+/// that is nearly all link (`menus_are_cut_from_the_region`); not a listing's entry, a block
+/// with a linked heading or a link of [`ENTRY_TITLE_BYTES`] or more (its title) and
+/// [`ENTRY_MIN_PLAIN`] bytes or more of text outside its links
+/// (`a_listings_entries_with_linked_titles_are_not_menus`,
+/// `a_listings_entries_with_long_linked_titles_are_not_menus`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let c = at(&page.counts, i);
-    c.anchors >= MENU_MIN_LINKS && c.links <= MENU_LINK_BYTES * c.anchors && page.density(i) >= 0.7
+    ((c.linked_headings == 0 && c.longest_link < ENTRY_TITLE_BYTES)
+        || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
+        && c.anchors >= MENU_MIN_LINKS
+        && c.links <= MENU_LINK_BYTES * c.anchors
+        && page.density(i) >= 0.7
 }
 
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
@@ -296,7 +347,7 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page.
     let shop = sells(page);
-    let recs = recommendations(page);
+    let recs = recommendations(page, shop);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
         2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
     });
