@@ -2868,3 +2868,28 @@ fn p2_a_drop_on_a_closed_shadow_root_is_out_of_reach() {
     obs.nodes[t as usize].shadow = Some(ShadowMode::Closed);
     assert!(matches!(err(&obs), ContentError::Malformed(_)));
 }
+
+#[test]
+fn class_words_inside_code_do_not_cut() {
+    // An article with a code block whose highlighter marks comments `hljs-comment`: the token's
+    // class word is not a comments section, the comment is part of the code.
+    let code = e(
+        "pre",
+        vec![e(
+            "code",
+            vec![
+                ea(
+                    "span",
+                    &[("class", "hljs-comment")],
+                    vec![x("# initialize the repository here\n")],
+                ),
+                x("git init\n"),
+            ],
+        )],
+    );
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(code);
+    let main = main_of(page(vec![e("article", body)]));
+    assert!(main.contains("git init"), "{main}");
+    assert!(main.contains("initialize the repository here"), "{main}");
+}
