@@ -40,9 +40,10 @@
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
-//! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
+//! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
-//!   paragraphs: pages of many sections are read whole.
+//!   paragraphs: pages of many sections are read whole
+//!   (`a_part_short_of_two_thirds_of_the_prose_widens`).
 //! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews, seller
