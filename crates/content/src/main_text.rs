@@ -21,7 +21,9 @@
 //!   or is a paragraph of over 80 bytes with little link text.
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
 //!   `button`, navigation-like roles, parts whose class or id says comments, replies, related
-//!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`), the heading that
+//!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
+//!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
+//!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
 //!   all link (`link_only_promotions_are_cut`) or start by pointing elsewhere ("Related:",
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
@@ -38,9 +40,10 @@
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
-//! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 60 %
+//! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
-//!   paragraphs: pages of many sections are read whole.
+//!   paragraphs: pages of many sections are read whole
+//!   (`a_part_short_of_two_thirds_of_the_prose_widens`).
 //! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller

@@ -3084,3 +3084,58 @@ fn p2_a_drop_on_a_closed_shadow_root_is_out_of_reach() {
     obs.nodes[t as usize].shadow = Some(ShadowMode::Closed);
     assert!(matches!(err(&obs), ContentError::Malformed(_)));
 }
+
+#[test]
+fn class_words_inside_code_do_not_cut() {
+    // An article with a code block whose highlighter marks comments `hljs-comment`: the token's
+    // class word is not a comments section, the comment is part of the code.
+    let code = e(
+        "pre",
+        vec![e(
+            "code",
+            vec![
+                ea(
+                    "span",
+                    &[("class", "hljs-comment")],
+                    vec![x("# initialize the repository here\n")],
+                ),
+                x("git init\n"),
+            ],
+        )],
+    );
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(code);
+    let main = main_of(page(vec![e("article", body)]));
+    assert!(main.contains("git init"), "{main}");
+    assert!(main.contains("initialize the repository here"), "{main}");
+}
+
+#[test]
+fn a_part_short_of_two_thirds_of_the_prose_widens() {
+    // A service page whose sections sit in `body`: the best-scoring one holds five eighths of
+    // the prose (more than three fifths, less than two thirds), a section deep in wrappers the rest.
+    let section = |what: &str, n: usize| {
+        e(
+            "div",
+            (0..n)
+                .map(|k| para(&format!("{} {}", prose(k, what), prose(k + 10, what))))
+                .collect::<Vec<T>>(),
+        )
+    };
+    let main = main_of(page(vec![
+        e("nav", vec![link("Home"), link("Pricing"), link("About")]),
+        section("Hero", 5),
+        // Deep in wrappers: not a sibling that M3 would join.
+        e(
+            "div",
+            vec![e("div", vec![e("div", vec![section("Feature", 3)])])],
+        ),
+    ]));
+    for n in 0..3 {
+        assert!(
+            main.contains(&format!("Feature sentence {n},")),
+            "{n}: {main}"
+        );
+    }
+    assert!(!main.contains("Pricing"), "{main}");
+}

@@ -164,11 +164,27 @@ pub(super) fn has_ad_token(h: &str) -> bool {
 /// The class/id says this is not content, whatever else it says. Never said of the page's
 /// root, body, a declared main or article, or a link (page-wide classes such as a body's
 /// `logged-out unsubscribed` say nothing about the text).
+/// Below a `pre` or `code` element.
+fn in_code(tree: &Tree<'_>, i: usize) -> bool {
+    let mut p = tree.parent_of(i);
+    while let Some(j) = p {
+        if matches!(tree.node(j).tag(), "pre" | "code") {
+            return true;
+        }
+        p = tree.parent_of(j);
+    }
+    false
+}
+
 pub(super) fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {
     if matches!(
         tree.node(i).tag(),
         "html" | "body" | "main" | "article" | "a"
     ) {
+        return false;
+    }
+    // Inside code, class words name the highlighter's tokens (`hljs-comment`), not a part.
+    if in_code(tree, i) {
         return false;
     }
     let h = hints(tree, i);
