@@ -197,11 +197,17 @@ const BUY_CONTROLS: &[&str] = &[
 /// ([`BUY_CONTROLS`]), or an input whose value does.
 pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
     let (tree, r) = (page.tree, page.r);
+    // A label of under 40 bytes lower-cased was under 120 before (lower-casing shrinks a
+    // character's UTF-8 at most threefold): longer texts are never lower-cased (copied) at all.
+    let short = |t: &str| {
+        let t = t.trim();
+        (t.len() < 120).then(|| t.to_lowercase())
+    };
     r.order.iter().map(|&i| i as usize).any(|i| {
         let node = tree.node(i);
         let said = match &node.text {
-            Some(_) => r.span(i).map(|(a, b)| r.slice(a, b).trim().to_lowercase()),
-            None if node.tag() == "input" => node.attr("value").map(|v| v.trim().to_lowercase()),
+            Some(_) => r.span(i).and_then(|(a, b)| short(r.slice(a, b))),
+            None if node.tag() == "input" => node.attr("value").and_then(short),
             None => None,
         };
         said.is_some_and(|s| s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p)))
