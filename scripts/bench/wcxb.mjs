@@ -113,7 +113,11 @@ async function collect(ids) {
   log(`wcxb: ${ids.length - todo.length} of ${ids.length} pages collected before (${dir}); collecting ${todo.length}`);
   let done = 0;
   const t0 = Date.now();
-  const one = async (id) => {
+  // A page whose load timed out while others loaded beside it is tried again at the end, alone:
+  // on two busy cores a heavy page (0203: 1.1 MB, 12,613 nodes) can miss the 60 s load timeout
+  // that it meets in 10 s on its own. Only its second failure is cached.
+  const later = [];
+  const one = async (id, last = false) => {
     let meta;
     try {
       const world = await openInWorld(browser, origin, `${origin}/p/${id}.html`, [CONTENT_JS, READABILITY.source]);
@@ -130,6 +134,11 @@ async function collect(ids) {
       // A browser that is gone fails every page after it: that is the run's failure, not the
       // page's, and is not cached.
       if (!browser.isConnected()) throw e;
+      if (!last && /Timeout/.test(e.message)) {
+        log(`wcxb: ${id}: timed out; tried again alone at the end`);
+        later.push(id);
+        return;
+      }
       meta = { failed: e.message.split("\n")[0] };
       log(`wcxb: ${id}: ${meta.failed}`);
     }
@@ -141,6 +150,7 @@ async function collect(ids) {
   await Promise.all(Array.from({ length: JOBS }, async () => {
     while (queue.length) await one(queue.shift());
   }));
+  for (const id of later) await one(id, true);
   await browser.close();
   server.close();
   return { dir, version };
