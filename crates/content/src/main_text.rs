@@ -51,8 +51,9 @@
 //!   sections its recommendations headings start, its controls' labels.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
-//!   than the region, or it is a part of short lines (a landing page's section); else the
-//!   region (M8): products, listings, threads of short posts, service pages.
+//!   than the region, it is a part of short lines (a landing page's section), or it is one post
+//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`);
+//!   else the region (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
@@ -237,7 +238,8 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`),
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
-/// `a_part_of_labels_reads_as_the_region`).
+/// `a_part_of_labels_reads_as_the_region`), nor when the part is one post of a thread
+/// ([`one_post`]).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
@@ -253,7 +255,46 @@ fn is_article(roads: &Roads) -> bool {
     let beyond = article > region;
     let lines_of_labels =
         long_line_share(&roads.article) < LONG_LINE_SHARE && article < LABELS_SHARE * region;
-    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels
+    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels && !roads.one_post
+}
+
+/// M9: whether the article road's part is one post of a thread: the part, or one of its
+/// [`POST_LEVELS`] nearest ancestors, has [`POST_MIN_ALIKE`] or more visible siblings of its tag
+/// and class (a class it has) each holding a paragraph's worth of text, and together
+/// [`POST_SHARE`] of its text or more. The best-scoring post is then read alone, and the thread's
+/// other posts are the page's main text too (`one_post_of_a_thread_reads_as_the_region`).
+fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    std::iter::once(part)
+        .chain(tree.ancestors(part))
+        .take(POST_LEVELS + 1)
+        .take_while(|&a| !matches!(tree.node(a).tag(), "body" | "html" | "main"))
+        .any(|a| {
+            let node = tree.node(a);
+            let class = node.attr("class").unwrap_or("").trim();
+            let Some(parent) = tree.parent_of(a) else {
+                return false;
+            };
+            if class.is_empty() {
+                return false;
+            }
+            let alike: Vec<usize> = tree
+                .node(parent)
+                .kids
+                .iter()
+                .map(|&k| k as usize)
+                .filter(|&k| k != a)
+                .filter(|&k| {
+                    let o = tree.node(k);
+                    o.is_element()
+                        && o.tag() == node.tag()
+                        && o.attr("class").map(str::trim) == Some(class)
+                })
+                .filter(|&k| len(r, k) >= MIN_PARAGRAPH_BYTES)
+                .collect();
+            let others: usize = alike.iter().map(|&k| len(r, k)).sum();
+            alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
+        })
 }
 
 /// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
@@ -285,6 +326,9 @@ const SMALL_SHARE: f64 = 0.3;
 const LONG_LINE: usize = 80;
 const LONG_LINE_SHARE: f64 = 0.6;
 const LABELS_SHARE: f64 = 0.7;
+const POST_LEVELS: usize = 3;
+const POST_MIN_ALIKE: usize = 2;
+const POST_SHARE: f64 = 0.3;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -299,6 +343,8 @@ pub(crate) struct Roads {
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
+    /// The article road's part is one post of a thread ([`one_post`]).
+    pub one_post: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
@@ -360,6 +406,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
+    let one_post = matches!(parts[..], [part] if one_post(&page, part));
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
         article_ranges,
@@ -367,6 +414,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         region_ranges: region_ranges.clone(),
         prose_total,
         prose_chosen,
+        one_post,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -582,6 +630,7 @@ mod choice_tests {
             region_ranges: Vec::new(),
             prose_total,
             prose_chosen,
+            one_post: false,
         }
     }
 

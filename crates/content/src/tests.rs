@@ -2590,6 +2590,38 @@ fn a_page_of_short_parts_reads_as_its_region() {
 }
 
 #[test]
+fn one_post_of_a_thread_reads_as_the_region() {
+    // A thread whose question is long and whose replies are short, each under its author's link
+    // (teaser-sized with a link, so M7 counts none as prose): the question outscores every
+    // reply and holds all the prose, so the article road reads it alone.
+    let long = "The first post asks at length, with details of the setup, the versions, the logs \
+        and everything tried so far, why the backup stops halfway through the night. ";
+    let post = |body: Vec<T>| ea("div", &[("class", "crawler-item")], body);
+    let mut posts = vec![post((0..8).map(|_| para(long)).collect())];
+    for n in 0..3 {
+        posts.push(post(vec![
+            link(&format!("user{n}")),
+            para(&format!(
+                "Reply {n}: check the disk's free space first, since mine stopped at the very \
+                same point every night for a week when the disk was full."
+            )),
+        ]));
+    }
+    let main = main_of(page(vec![
+        e("nav", vec![link("Latest"), link("Categories")]),
+        e(
+            "main",
+            vec![e("h1", vec![x("Backup stops halfway")]), e("div", posts)],
+        ),
+    ]));
+    assert!(main.contains("The first post asks at length"), "{main}");
+    for n in 0..3 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Categories"), "{main}");
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.
