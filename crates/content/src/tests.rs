@@ -2622,6 +2622,54 @@ fn one_post_of_a_thread_reads_as_the_region() {
 }
 
 #[test]
+fn a_forums_sidebar_is_cut_from_the_region() {
+    // A thread of short posts without a declared main: its posts in the layout's main column,
+    // and a sidebar of the forum's latest threads, each with who posted last and when.
+    let posts: Vec<T> = (0..16)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![x(&format!("Post {n}: same here."))],
+            )
+        })
+        .collect();
+    let latest: Vec<T> = (0..2)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Question about my drivers number {n}")),
+                    x(&format!(
+                        " Latest: someone, {n} minutes ago, in Graphics Cards"
+                    )),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![ea(
+        "div",
+        &[("class", "p-body has-sidebar")],
+        vec![
+            ea(
+                "div",
+                &[("class", "p-body-main p-body-main--withSidebar")],
+                vec![e("h1", vec![x("Fan curve ignored")]), e("div", posts)],
+            ),
+            ea(
+                "div",
+                &[("class", "p-body-sidebar")],
+                vec![e("h3", vec![x("Latest posts")]), e("ul", latest)],
+            ),
+        ],
+    )]));
+    for n in 0..8 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Latest"), "{main}");
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.

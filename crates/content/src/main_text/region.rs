@@ -1,7 +1,9 @@
 //! M8 region: the main text of a page that is not one article (a product, a listing or
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
-//! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
+//! text; else the body), with what is plainly not content cut out: navigation, asides, sidebars
+//! (a class or id word ending or starting so, `p-body-sidebar`, not a layout's `has-sidebar`:
+//! `a_forums_sidebar_is_cut_from_the_region`), footers,
 //! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
 //! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
@@ -261,10 +263,26 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
         || (shop && names_shop_furniture(&h))
+        || h.split_ascii_whitespace().any(names_sidebar)
     {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// A class or id word that names a sidebar: "sidebar" (or "sidebars") as its first or last part
+/// between `-` and `_` (`p-body-sidebar`, `left-sidebar`, `sidebar-second`), not a layout that
+/// has one (`has-sidebar`, `with-sidebar`, `content-with-sidebar-wrap`:
+/// `a_forums_sidebar_is_cut_from_the_region`).
+fn names_sidebar(word: &str) -> bool {
+    let parts: Vec<&str> = word.split(['-', '_']).filter(|p| !p.is_empty()).collect();
+    let is = |p: Option<&&str>| p.is_some_and(|p| matches!(*p, "sidebar" | "sidebars"));
+    let layout = parts
+        .iter()
+        .rev()
+        .nth(1)
+        .is_some_and(|p| matches!(*p, "has" | "with" | "no" | "one" | "two" | "without"));
+    (is(parts.first()) || is(parts.last())) && !layout
 }
 
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
@@ -358,4 +376,33 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
         2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
     });
     (tidy_breaks(&text), kept)
+}
+
+#[cfg(test)]
+mod sidebar_tests {
+    use super::names_sidebar;
+
+    #[test]
+    fn a_forums_sidebar_is_cut_from_the_region() {
+        for word in [
+            "p-body-sidebar",
+            "left-sidebar",
+            "sidebar-second",
+            "sidebar",
+            "sidebars",
+        ] {
+            assert!(names_sidebar(word), "{word}");
+        }
+        // Layouts that have a sidebar, and words that only mention one.
+        for word in [
+            "has-sidebar",
+            "with-sidebar",
+            "one-sidebar",
+            "content-with-sidebar-wrp",
+            "p-body-main--withsidebar",
+            "uix_sidebarnav",
+        ] {
+            assert!(!names_sidebar(word), "{word}");
+        }
+    }
 }
