@@ -2670,6 +2670,51 @@ fn a_forums_sidebar_is_cut_from_the_region() {
 }
 
 #[test]
+fn a_threads_controls_and_notices_are_cut() {
+    // A thread of short posts, one quoting another behind an expander, then the forum's notice
+    // and its page jumps.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![
+                    ea(
+                        "blockquote",
+                        &[("class", "bbCodeBlock")],
+                        vec![
+                            x("someone said: it works"),
+                            ea(
+                                "div",
+                                &[("class", "bbCodeBlock-expandLink")],
+                                vec![x("Click to expand...")],
+                            ),
+                        ],
+                    ),
+                    e("div", vec![x(&format!("Post {n}: same here."))]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Fan curve ignored")]),
+            e("div", posts),
+            e("div", vec![x("You must log in or register to reply here.")]),
+            e("div", vec![link("Back"), link("Top")]),
+        ],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(main.contains("someone said"), "{main}");
+    for cut in ["Click to expand", "register to reply", "Back", "Top"] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.

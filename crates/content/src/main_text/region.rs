@@ -25,7 +25,9 @@
 //! a grid's "Loading...", "Filters", "Sort by:", the skip links:
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
-//! `card_badges_and_review_controls_are_cut_from_the_region`), never a part holding
+//! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
+//! "Back", "Top", "You must log in or register to reply here.":
+//! `a_threads_controls_and_notices_are_cut`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
@@ -184,6 +186,28 @@ const CONTROL_LABELS: &[&str] = &[
     "view image gallery",
 ];
 
+/// What a forum's controls and notices around a thread say, each the whole text of its element
+/// (English only): quotes' expanders, page jumps, the calls to sign in or ask, a closed thread's
+/// status (`a_threads_controls_and_notices_are_cut`).
+const THREAD_LABELS: &[&str] = &[
+    "click to expand...",
+    "click to expand",
+    "back",
+    "top",
+    "ask question",
+    "new posts",
+    "search forums",
+    "start asking to get answers",
+    "find the answer to your question by asking.",
+    "explore related questions",
+    "see similar questions with these tags.",
+    "go to topic listing",
+    "you must log in or register to reply here.",
+    "you must log in to answer this question.",
+    "create an account or sign in to comment",
+    "not open for further replies.",
+];
+
 /// How a control that buys starts (English only).
 const BUY_CONTROLS: &[&str] = &[
     "add to cart",
@@ -289,9 +313,10 @@ fn names_sidebar(word: &str) -> bool {
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let r = page.r;
     r.span(i).is_some_and(|(a, b)| {
-        b - a <= 24 && {
+        b - a <= 64 && {
             let t = r.slice(a, b).trim().to_lowercase();
-            CONTROL_LABELS.contains(&t.as_str())
+            (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
+                || THREAD_LABELS.contains(&t.as_str())
         }
     })
 }
