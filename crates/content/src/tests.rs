@@ -1403,6 +1403,41 @@ fn layout_wrappers_are_not_hint_words() {
 }
 
 #[test]
+fn script_hook_classes_are_not_hint_words() {
+    // A thread's posts in the container a forum's script adds new replies to
+    // (`js-replyNewMessageContainer`): a hook for a script, not a part of replies to an article.
+    // Above it, the forum's notice of a few paragraphs.
+    let posts: Vec<T> = (0..3)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![para(&prose(n, "Post"))],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "div",
+                &[("class", "notice")],
+                (0..6).map(|n| para(&prose(n, "Notice"))).collect(),
+            ),
+            ea(
+                "div",
+                &[("class", "block-body js-replyNewMessageContainer")],
+                posts,
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    for n in 0..3 {
+        assert!(main.contains(&format!("Post sentence {n}")), "{n}: {main}");
+    }
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(

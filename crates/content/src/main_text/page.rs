@@ -113,7 +113,9 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role)
 /// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
 /// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
-/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`).
+/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`), nor script hooks
+/// (`js-…`: a forum's `js-replyNewMessageContainer` holds the thread's posts, not replies to an
+/// article: `script_hook_classes_are_not_hint_words`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
@@ -126,7 +128,8 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
                     || t.starts_with("elementor-widget")
-                    || t.starts_with("hs_cos_wrapper"))
+                    || t.starts_with("hs_cos_wrapper")
+                    || t.starts_with("js-"))
                 {
                     s.push_str(&t);
                     s.push(' ');
