@@ -102,6 +102,8 @@ for (const [name, noise, sentences] of CLASSES) {
 // text must hold (and what it must not: NOISE-…).
 const PAGE_KINDS = [
   ["reader-forum-posts.html", "many posts", ["POST-1", "POST-2", "POST-3", "POST-4", "POST-5"]],
+  ["reader-forum-long-question.html", "a long question and short replies, no declared main, a sidebar of other threads",
+    ["QUESTION-1", "QUESTION-5", "REPLY-1", "REPLY-2", "REPLY-3"]],
   ["reader-listing-cards.html", "cards", ["CARD-INTRO", "CARD-1", "CARD-3", "CARD-6"]],
   ["reader-service-sections.html", "sections", ["SECTION-1", "SECTION-2", "SECTION-3", "SECTION-4", "SECTION-5", "SECTION-6", "SECTION-7"]],
   ["reader-product-variants.html", "a product's description beside its variant table, its reviews and other products", ["Men's Wool Runner", "$105", "DESCRIPTION-1", "DESCRIPTION-2"]],
