@@ -2750,6 +2750,42 @@ fn a_threads_controls_and_notices_are_cut() {
 }
 
 #[test]
+fn a_footer_named_by_its_class_is_cut_from_the_region() {
+    // A listing whose footer is a div the layout names so: its links and legal lines are the
+    // site's, not the listing's.
+    let entries: Vec<T> = (0..6)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    e("h3", vec![link(&format!("Cabin {n} by the lake"))]),
+                    x(&format!("Sleeps {n} guests, wood stove, dock for a canoe.")),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("h1", vec![x("Cabins to rent")]),
+        e("ul", entries),
+        ea(
+            "div",
+            &[("class", "site-footer")],
+            vec![
+                e(
+                    "p",
+                    vec![x("Copyright 2025 Lakeside Rentals. All rights reserved.")],
+                ),
+                e("div", vec![link("Privacy"), link("Terms"), link("Careers")]),
+            ],
+        ),
+    ]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Sleeps {n} guests")), "{n}: {main}");
+    }
+    assert!(!main.contains("All rights reserved"), "{main}");
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.

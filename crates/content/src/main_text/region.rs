@@ -2,8 +2,9 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, sidebars
-//! (a class or id word ending or starting so, `p-body-sidebar`, not a layout's `has-sidebar`:
-//! `a_forums_sidebar_is_cut_from_the_region`), footers,
+//! and footers (their tags, or a class or id word ending or starting so, `p-body-sidebar`,
+//! `site-footer`, not a layout's `has-sidebar`: `a_forums_sidebar_is_cut_from_the_region`,
+//! `a_footer_named_by_its_class_is_cut_from_the_region`),
 //! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
 //! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
@@ -287,20 +288,21 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
         || (shop && names_shop_furniture(&h))
-        || h.split_ascii_whitespace().any(names_sidebar)
+        || h.split_ascii_whitespace().any(names_side_part)
     {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
 }
 
-/// A class or id word that names a sidebar: "sidebar" (or "sidebars") as its first or last part
-/// between `-` and `_` (`p-body-sidebar`, `left-sidebar`, `sidebar-second`), not a layout that
-/// has one (`has-sidebar`, `with-sidebar`, `content-with-sidebar-wrap`:
-/// `a_forums_sidebar_is_cut_from_the_region`).
-fn names_sidebar(word: &str) -> bool {
+/// A class or id word that names a sidebar or a footer: "sidebar", "sidebars" or "footer" as its
+/// first or last part between `-` and `_` (`p-body-sidebar`, `left-sidebar`, `sidebar-second`,
+/// `site-footer`, `footer-links`: `a_forums_sidebar_is_cut_from_the_region`,
+/// `a_footer_named_by_its_class_is_cut_from_the_region`), not a layout that has one
+/// (`has-sidebar`, `with-sidebar`, `content-with-sidebar-wrap`).
+fn names_side_part(word: &str) -> bool {
     let parts: Vec<&str> = word.split(['-', '_']).filter(|p| !p.is_empty()).collect();
-    let is = |p: Option<&&str>| p.is_some_and(|p| matches!(*p, "sidebar" | "sidebars"));
+    let is = |p: Option<&&str>| p.is_some_and(|p| matches!(*p, "sidebar" | "sidebars" | "footer"));
     let layout = parts
         .iter()
         .rev()
@@ -404,19 +406,21 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
 }
 
 #[cfg(test)]
-mod sidebar_tests {
-    use super::names_sidebar;
+mod side_part_tests {
+    use super::names_side_part;
 
     #[test]
-    fn a_forums_sidebar_is_cut_from_the_region() {
+    fn side_part_words() {
         for word in [
             "p-body-sidebar",
             "left-sidebar",
             "sidebar-second",
             "sidebar",
             "sidebars",
+            "site-footer",
+            "footer-links",
         ] {
-            assert!(names_sidebar(word), "{word}");
+            assert!(names_side_part(word), "{word}");
         }
         // Layouts that have a sidebar, and words that only mention one.
         for word in [
@@ -426,8 +430,10 @@ mod sidebar_tests {
             "content-with-sidebar-wrp",
             "p-body-main--withsidebar",
             "uix_sidebarnav",
+            "has-footer",
+            "footerless",
         ] {
-            assert!(!names_sidebar(word), "{word}");
+            assert!(!names_side_part(word), "{word}");
         }
     }
 }
