@@ -2786,6 +2786,46 @@ fn a_footer_named_by_its_class_is_cut_from_the_region() {
 }
 
 #[test]
+fn a_menu_named_by_its_class_is_cut_from_the_region() {
+    // A shop's grid under the site's menu, a div the layout names so, whose entries carry a line
+    // of text each (so no menu of short links alone).
+    let tiles: Vec<T> = (0..6)
+        .map(|n| {
+            e(
+                "div",
+                vec![
+                    e("h3", vec![link(&format!("Linen shirt in colour {n}"))]),
+                    x("Washed linen, relaxed fit, mother-of-pearl buttons."),
+                ],
+            )
+        })
+        .collect();
+    let menu: Vec<T> = ["Women", "Men", "Home"]
+        .iter()
+        .map(|w| {
+            e(
+                "div",
+                vec![
+                    link(w),
+                    x(&format!(
+                        " New arrivals, bestsellers and gift ideas for {w}"
+                    )),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        ea("div", &[("class", "main-menu")], menu),
+        e("h1", vec![x("Shirts")]),
+        e("div", tiles),
+    ]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("colour {n}")), "{n}: {main}");
+    }
+    assert!(!main.contains("gift ideas"), "{main}");
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.

@@ -3,8 +3,10 @@
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, sidebars
 //! and footers (their tags, or a class or id word ending or starting so, `p-body-sidebar`,
-//! `site-footer`, not a layout's `has-sidebar`: `a_forums_sidebar_is_cut_from_the_region`,
-//! `a_footer_named_by_its_class_is_cut_from_the_region`),
+//! `site-footer`, `main-menu`, `navbar`, not a layout's `has-sidebar`:
+//! `a_forums_sidebar_is_cut_from_the_region`,
+//! `a_footer_named_by_its_class_is_cut_from_the_region`,
+//! `a_menu_named_by_its_class_is_cut_from_the_region`),
 //! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
 //! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
@@ -295,14 +297,30 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     is_menu(page, i) || is_control_label(page, i)
 }
 
-/// A class or id word that names a sidebar or a footer: "sidebar", "sidebars" or "footer" as its
-/// first or last part between `-` and `_` (`p-body-sidebar`, `left-sidebar`, `sidebar-second`,
-/// `site-footer`, `footer-links`: `a_forums_sidebar_is_cut_from_the_region`,
-/// `a_footer_named_by_its_class_is_cut_from_the_region`), not a layout that has one
+/// The parts of a class or id word that name the site's furniture ([`names_side_part`]).
+const FURNITURE_PARTS: &[&str] = &[
+    "sidebar",
+    "sidebars",
+    "footer",
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "topbar",
+    "toolbar",
+    "masthead",
+];
+
+/// A class or id word that names the site's furniture around the content: a sidebar, a footer, a
+/// navigation bar or menu, a top bar or masthead ([`FURNITURE_PARTS`]) as its first or last part
+/// between `-` and `_` (`p-body-sidebar`, `left-sidebar`, `sidebar-second`, `site-footer`,
+/// `footer-links`, `main-menu`, `navbar`: `a_forums_sidebar_is_cut_from_the_region`,
+/// `a_footer_named_by_its_class_is_cut_from_the_region`,
+/// `a_menu_named_by_its_class_is_cut_from_the_region`), not a layout that has one
 /// (`has-sidebar`, `with-sidebar`, `content-with-sidebar-wrap`).
 fn names_side_part(word: &str) -> bool {
     let parts: Vec<&str> = word.split(['-', '_']).filter(|p| !p.is_empty()).collect();
-    let is = |p: Option<&&str>| p.is_some_and(|p| matches!(*p, "sidebar" | "sidebars" | "footer"));
+    let is = |p: Option<&&str>| p.is_some_and(|p| FURNITURE_PARTS.contains(p));
     let layout = parts
         .iter()
         .rev()
@@ -419,6 +437,10 @@ mod side_part_tests {
             "sidebars",
             "site-footer",
             "footer-links",
+            "main-menu",
+            "navbar",
+            "site-nav",
+            "topbar",
         ] {
             assert!(names_side_part(word), "{word}");
         }
@@ -432,6 +454,8 @@ mod side_part_tests {
             "uix_sidebarnav",
             "has-footer",
             "footerless",
+            "menuitem",
+            "navigator",
         ] {
             assert!(!names_side_part(word), "{word}");
         }
