@@ -51,7 +51,8 @@
 //!   sections its recommendations headings start, its controls' labels.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
-//!   than the region, or it is a part of short lines (a landing page's section); else the
+//!   than the region, or it is a part of short lines (a landing page's section), or it is a
+//!   page's questions and answers (an accordion, a FAQ: one section of a service page); else the
 //!   region (M8): products, listings, threads of short posts, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
@@ -237,7 +238,10 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`),
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
-/// `a_part_of_labels_reads_as_the_region`).
+/// `a_part_of_labels_reads_as_the_region`), nor when the part is a page's questions and answers
+/// (its class or id, or its parent's, says accordion or FAQ: a service page's FAQ often holds
+/// most of its prose, its hero, features and prices the rest:
+/// `a_part_of_questions_and_answers_reads_as_the_region`).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
@@ -253,7 +257,16 @@ fn is_article(roads: &Roads) -> bool {
     let beyond = article > region;
     let lines_of_labels =
         long_line_share(&roads.article) < LONG_LINE_SHARE && article < LABELS_SHARE * region;
-    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels
+    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels && !roads.part_is_faq
+}
+
+/// Whether a part is a page's questions and answers: its class or id, or its parent's, says
+/// accordion or FAQ.
+fn is_faq(tree: &Tree<'_>, i: usize) -> bool {
+    std::iter::once(i).chain(tree.parent_of(i)).any(|k| {
+        let h = hints(tree, k);
+        h.contains("accordion") || h.contains("faq")
+    })
 }
 
 /// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
@@ -299,6 +312,8 @@ pub(crate) struct Roads {
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
+    /// Whether the article road's part is a page's questions and answers (an accordion).
+    pub part_is_faq: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
@@ -360,6 +375,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
+    let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
         article_ranges,
@@ -367,6 +383,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         region_ranges: region_ranges.clone(),
         prose_total,
         prose_chosen,
+        part_is_faq,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -582,6 +599,7 @@ mod choice_tests {
             region_ranges: Vec::new(),
             prose_total,
             prose_chosen,
+            part_is_faq: false,
         }
     }
 

@@ -3139,3 +3139,46 @@ fn a_part_short_of_two_thirds_of_the_prose_widens() {
     }
     assert!(!main.contains("Pricing"), "{main}");
 }
+
+#[test]
+fn a_part_of_questions_and_answers_reads_as_the_region() {
+    // A service page: a hero, features of one short line each, and an FAQ whose answers hold
+    // most of the prose. The FAQ is one section of the page, not its article.
+    let features: Vec<T> = [
+        "Calendar sync for every team you work with",
+        "Reminders that reach people on any device",
+        "Reports on where the week's hours went",
+    ]
+    .iter()
+    .map(|f| e("div", vec![x(f)]))
+    .collect();
+    let faq: Vec<T> = (0..8)
+        .flat_map(|n| {
+            [
+                e("h3", vec![x(&format!("Question {n}?"))]),
+                para(&format!(
+                    "{} {}",
+                    prose(n, "Answer"),
+                    prose(n + 10, "Answer")
+                )),
+            ]
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("nav", vec![link("Home"), link("Pricing"), link("About")]),
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Meetings, booked")]),
+                e("div", vec![x("Start free"), x("Book a demo")]),
+                e("h2", vec![x("Features")]),
+                e("div", features),
+                e("h2", vec![x("Questions")]),
+                ea("div", &[("class", "accordion")], faq),
+            ],
+        ),
+    ]));
+    assert!(main.contains("Answer sentence 7,"), "{main}");
+    assert!(main.contains("Calendar sync for every team"), "{main}");
+    assert!(!main.contains("Pricing"), "{main}");
+}
