@@ -1403,6 +1403,34 @@ fn layout_wrappers_are_not_hint_words() {
 }
 
 #[test]
+fn breakpoint_hidden_classes_are_not_noise() {
+    // Utility classes that hide a block at some breakpoints only (`maxlg:hidden`, or `hidden`
+    // beside `md:block` that shows it): the person sees it, so the words say nothing of it.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "maxlg:hidden pt-4")],
+                vec![para("Our team answers every request within a day.")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "hidden md:block")],
+                vec![para("Free estimates for every home in the county.")],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("answers every request"), "{main}");
+    assert!(main.contains("Free estimates"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(

@@ -113,15 +113,20 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role)
 /// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
 /// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
-/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`).
+/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`), nor a utility's
+/// breakpoint `hidden` in a class of variants (`maxlg:hidden`, or `hidden` beside `md:block`: the
+/// block hides at some widths only, and the person sees it: `breakpoint_hidden_classes_are_not_noise`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
     for attr in ["class", "id"] {
         if let Some(v) = node.attr(attr) {
+            // Variants (`md:`, `hover:`) mark a utility-class vocabulary.
+            let variants = v.contains(':');
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
                 if !(t.starts_with("category-")
+                    || (variants && t.rsplit(':').next() == Some("hidden"))
                     || t.starts_with("tag-")
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
