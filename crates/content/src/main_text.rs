@@ -21,8 +21,9 @@
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text.
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
-//!   `button`, navigation-like roles, parts whose class or id says comments, replies, related
-//!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
+//!   `button` (not one that asks a question, an FAQ's question opening its answer:
+//!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
+//!   comments, replies, related posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
@@ -67,8 +68,8 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, is_block, is_heading, len, noise_by_kind, set, strongly_negative,
-    survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
+    at, class_weight, hints, is_block, is_heading, is_question_button, len, noise_by_kind, set,
+    strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -488,7 +489,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let tree = page.tree;
     let node = tree.node(i);
     let tag = node.tag();
-    if noise_by_kind(tree, i) || strongly_negative(tree, i) {
+    if (noise_by_kind(tree, i) && !is_question_button(page, i)) || strongly_negative(tree, i) {
         return true;
     }
     // Captions and credits describe a picture, not the text.

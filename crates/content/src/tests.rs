@@ -3210,3 +3210,29 @@ fn a_part_of_questions_and_answers_reads_as_the_region() {
     assert!(main.contains("Calendar sync for every team"), "{main}");
     assert!(!main.contains("Pricing"), "{main}");
 }
+
+#[test]
+fn question_buttons_are_kept() {
+    // An FAQ whose questions are the buttons that open their answers: the questions are the
+    // page's words; a control's button is still cut.
+    let faq: Vec<T> = (0..4)
+        .flat_map(|n| {
+            [
+                e("button", vec![x(&format!("How long does step {n} take?"))]),
+                para(&prose(n, "Answer")),
+            ]
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            para(&prose(0, "Intro")),
+            para(&prose(1, "Intro")),
+            e("div", faq),
+            e("button", vec![x("Open the chat window")]),
+        ],
+    )]));
+    assert!(main.contains("Answer sentence 3,"), "{main}");
+    assert!(main.contains("How long does step 2 take?"), "{main}");
+    assert!(!main.contains("Open the chat"), "{main}");
+}

@@ -247,6 +247,16 @@ pub(super) fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
             .is_some_and(|r| NOISE_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
 }
 
+/// A button that asks a question: the title of a disclosure (an FAQ's question, which opens
+/// its answer), not a control.
+pub(super) fn is_question_button(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.tree.node(i).tag() == "button"
+        && page
+            .r
+            .span(i)
+            .is_some_and(|(a, b)| page.r.slice(a, b).trim_end().ends_with('?'))
+}
+
 /// Per rendered element: the counts the rules read, over its whole rendered subtree.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Counts {

@@ -2,6 +2,7 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
+//! buttons (not one that asks a question: `question_buttons_are_kept`),
 //! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
 //! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
@@ -28,7 +29,8 @@
 //! the content (a listing's entries, an index of languages).
 
 use super::page::{
-    at, has_ad_token, hints, len, noise_by_kind, set, text_without, tidy_breaks, Page,
+    at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
+    tidy_breaks, Page,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -237,7 +239,7 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
-    if noise_by_kind(tree, i) {
+    if noise_by_kind(tree, i) && !is_question_button(page, i) {
         return true;
     }
     if matches!(node.tag(), "header" | "input" | "label" | "fieldset") {
