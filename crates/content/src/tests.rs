@@ -2107,6 +2107,28 @@ fn a_page_wrapped_in_a_form_keeps_its_region() {
 }
 
 #[test]
+fn a_big_menu_is_cut_from_the_region() {
+    // A landing page whose site menu (a `nav` of many entries, each with its blurb) holds more
+    // text than its few short sections: the menu is still the page's chrome.
+    let entries: Vec<T> = (0..30)
+        .map(|n| {
+            e(
+                "li",
+                vec![link(&format!("Product {n}")), x("Tools for your money.")],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("nav", vec![e("ul", entries)]),
+        e("h1", vec![x("Plan your retirement")]),
+        e("div", vec![x("See what you may need to save each month.")]),
+        e("div", vec![x("Start with your age and your savings.")]),
+    ]));
+    assert!(main.contains("See what you may need"), "{main}");
+    assert!(!main.contains("Product 7"), "{main}");
+}
+
+#[test]
 fn a_form_that_wraps_posts_is_content() {
     // An old-style thread: each post's body is a form the person sees no control in; the
     // search box beside them is a form of controls.

@@ -25,7 +25,10 @@
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`), never a part holding
-//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
+//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
+//! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
+//! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`). Lists
+//! of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
 use super::page::{
@@ -346,6 +349,19 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
         && page.density(i) >= 0.7
 }
 
+/// The page's chrome by its tag or role: navigation, a banner, a footer (not a bare `header`,
+/// which page builders name their sections with).
+fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let node = page.tree.node(i);
+    matches!(node.tag(), "nav" | "footer")
+        || node.attr("role").is_some_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "banner" | "navigation" | "contentinfo"
+            )
+        })
+}
+
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
 /// text it keeps, in order.
 pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
@@ -353,11 +369,13 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
         return (String::new(), Vec::new());
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
-    // wrapper whose class says "modal" is still the page.
+    // wrapper whose class says "modal" is still the page; the page's chrome (its menu) is cut
+    // however big.
     let shop = sells(page);
     let recs = recommendations(page, shop);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
+        (2 * (b - a) <= end - start || is_chrome(page, i))
+            && (at(&recs, i) || is_cut(page, i, shop))
     });
     (tidy_breaks(&text), kept)
 }
