@@ -15,7 +15,8 @@
 //!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25;
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor a breakpoint's
 //!   `hidden`: `breakpoint_hidden_classes_are_not_noise`; "header" is no
-//!   negative word: `a_header_class_is_not_noise`).
+//!   negative word: `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
+//!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
 //!   parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),

@@ -1431,6 +1431,33 @@ fn breakpoint_hidden_classes_are_not_noise() {
 }
 
 #[test]
+fn a_tools_class_is_not_noise() {
+    // A service page's section of its tools: the features it sells, not a toolbar.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "tools")],
+                vec![para("Lead Clipper saves contacts from any web page.")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "toolbar")],
+                vec![e("span", vec![x("Bold Italic Underline Link")])],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Lead Clipper saves"), "{main}");
+    assert!(!main.contains("Underline"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(

@@ -14,7 +14,9 @@ pub(super) const POSITIVE: &[&str] = &[
 ];
 /// Words that say "probably not the content" (lose to a positive word). Not "header": a
 /// document's lead, a landing page's hero and an article's head are named so as often as the
-/// site's banner (which M4 and M8 cut by its tag and role: `a_header_class_is_not_noise`).
+/// site's banner (which M4 and M8 cut by its tag and role: `a_header_class_is_not_noise`). Not
+/// "tool" but "toolbar" and "tooltip": a service page's "tools" are the features it sells
+/// (`a_tools_class_is_not_noise`).
 pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "hidden",
     "banner",
@@ -37,7 +39,8 @@ pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "pagination",
     "pager",
     "popup",
-    "tool",
+    "toolbar",
+    "tooltip",
     "caption",
     "credit",
 ];
