@@ -2156,6 +2156,34 @@ fn a_big_menu_is_cut_from_the_region() {
 }
 
 #[test]
+fn a_sections_header_is_kept_in_the_region() {
+    // A landing page: the site's banner is a `header` of the body, each section's heading and
+    // lead a `header` of its `section`.
+    let section = |n: usize| {
+        e(
+            "section",
+            vec![
+                e(
+                    "header",
+                    vec![e("h2", vec![x(&format!("Feature {n} heading"))])],
+                ),
+                e(
+                    "div",
+                    vec![x(&format!("Feature {n} in a line of its own."))],
+                ),
+            ],
+        )
+    };
+    let main = main_of(page(vec![
+        e("header", vec![x("Acme"), link("Log in")]),
+        e("main", (0..4).map(section).collect()),
+    ]));
+    assert!(main.contains("Feature 3 in a line of its own."), "{main}");
+    assert!(main.contains("Feature 2 heading"), "{main}");
+    assert!(!main.contains("Log in"), "{main}");
+}
+
+#[test]
 fn a_form_that_wraps_posts_is_content() {
     // An old-style thread: each post's body is a form the person sees no control in; the
     // search box beside them is a form of controls.

@@ -3,8 +3,9 @@
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
 //! buttons (not one that asks a question: `question_buttons_are_kept`),
-//! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
-//! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
+//! which heads that section: `a_sections_header_is_kept_in_the_region`), menus of short links
+//! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
@@ -30,6 +31,8 @@
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`). Lists
 //! of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
+
+use crate::observation::Tree;
 
 use super::page::{
     at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
@@ -245,7 +248,9 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     if noise_by_kind(tree, i) && !is_question_button(page, i) {
         return true;
     }
-    if matches!(node.tag(), "header" | "input" | "label" | "fieldset") {
+    if matches!(node.tag(), "input" | "label" | "fieldset")
+        || (node.tag() == "header" && !heads_a_section(tree, i))
+    {
         return true;
     }
     if node.tag() == "form" {
@@ -270,6 +275,17 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// Whether a `header` heads a section of the page, not the page: its nearest sectioning
+/// ancestor is a `section` (an `article`'s header is its title and byline, which the region
+/// leaves out as before).
+fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
+    tree.ancestors(i)
+        .skip(1)
+        .map(|a| tree.node(a).tag())
+        .find(|t| matches!(*t, "main" | "article" | "section" | "aside" | "body"))
+        == Some("section")
 }
 
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
