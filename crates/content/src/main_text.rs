@@ -14,15 +14,18 @@
 //!   (div +5; pre, td, blockquote +3; lists, forms −3; headings, th −5) and its class/id hints
 //!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25;
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor script hooks'
-//!   `js-…`: `script_hook_classes_are_not_hint_words`; "header" is no
-//!   negative word: `a_header_class_is_not_noise`).
+//!   `js-…`: `script_hook_classes_are_not_hint_words`, nor a breakpoint's
+//!   `hidden`: `breakpoint_hidden_classes_are_not_noise`; "header" is no
+//!   negative word: `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
+//!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
 //!   parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text.
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
-//!   `button`, navigation-like roles, parts whose class or id says comments, replies, related
-//!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
+//!   `button` (not one that asks a question, an FAQ's question opening its answer:
+//!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
+//!   comments, replies, related posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
@@ -49,12 +52,14 @@
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller
 //!   and returns parts, and the
-//!   sections its recommendations headings start, its controls' labels.
+//!   sections its recommendations headings start, its controls' labels; its navigation and
+//!   footer however much of it they hold.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
-//!   than the region, it is a part of short lines (a landing page's section), or it is one post
-//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`);
-//!   else the region (M8): products, listings, threads, service pages.
+//!   than the region, it is a part of short lines (a landing page's section), it is one post
+//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`),
+//!   or it is a page's questions and answers (an accordion, a FAQ: one section of a service
+//!   page); else the region (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
@@ -67,8 +72,8 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, is_block, is_heading, len, noise_by_kind, set, strongly_negative,
-    survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
+    at, class_weight, hints, is_block, is_heading, is_question_button, len, noise_by_kind, set,
+    strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -240,7 +245,10 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
 /// `a_part_of_labels_reads_as_the_region`), nor when the part is one post of a thread
-/// ([`one_post`]).
+/// ([`one_post`]), nor when the part is a page's questions and answers
+/// (its class or id, or its parent's, says accordion or FAQ: a service page's FAQ often holds
+/// most of its prose, its hero, features and prices the rest:
+/// `a_part_of_questions_and_answers_reads_as_the_region`).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
@@ -256,7 +264,13 @@ fn is_article(roads: &Roads) -> bool {
     let beyond = article > region;
     let lines_of_labels =
         long_line_share(&roads.article) < LONG_LINE_SHARE && article < LABELS_SHARE * region;
-    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels && !roads.one_post
+    mostly_prose
+        && !lost_prose
+        && !small
+        && !beyond
+        && !lines_of_labels
+        && !roads.one_post
+        && !roads.part_is_faq
 }
 
 /// M9: whether the article road's part is one post of a thread: the part, or one of its
@@ -296,6 +310,15 @@ fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
             let others: usize = alike.iter().map(|&k| len(r, k)).sum();
             alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
         })
+}
+
+/// Whether a part is a page's questions and answers: its class or id, or its parent's, says
+/// accordion or FAQ.
+fn is_faq(tree: &Tree<'_>, i: usize) -> bool {
+    std::iter::once(i).chain(tree.parent_of(i)).any(|k| {
+        let h = hints(tree, k);
+        h.contains("accordion") || h.contains("faq")
+    })
 }
 
 /// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
@@ -346,6 +369,8 @@ pub(crate) struct Roads {
     pub prose_chosen: usize,
     /// The article road's part is one post of a thread ([`one_post`]).
     pub one_post: bool,
+    /// Whether the article road's part is a page's questions and answers (an accordion).
+    pub part_is_faq: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
@@ -408,6 +433,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
     let one_post = matches!(parts[..], [part] if one_post(&page, part));
+    let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
         article_ranges,
@@ -416,6 +442,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         prose_total,
         prose_chosen,
         one_post,
+        part_is_faq,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -519,7 +546,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let tree = page.tree;
     let node = tree.node(i);
     let tag = node.tag();
-    if noise_by_kind(tree, i) || strongly_negative(tree, i) {
+    if (noise_by_kind(tree, i) && !is_question_button(page, i)) || strongly_negative(tree, i) {
         return true;
     }
     // Captions and credits describe a picture, not the text.
@@ -632,6 +659,7 @@ mod choice_tests {
             prose_total,
             prose_chosen,
             one_post: false,
+            part_is_faq: false,
         }
     }
 

@@ -1438,6 +1438,61 @@ fn script_hook_classes_are_not_hint_words() {
 }
 
 #[test]
+fn breakpoint_hidden_classes_are_not_noise() {
+    // Utility classes that hide a block at some breakpoints only (`maxlg:hidden`, or `hidden`
+    // beside `md:block` that shows it): the person sees it, so the words say nothing of it.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "maxlg:hidden pt-4")],
+                vec![para("Our team answers every request within a day.")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "hidden md:block")],
+                vec![para("Free estimates for every home in the county.")],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("answers every request"), "{main}");
+    assert!(main.contains("Free estimates"), "{main}");
+}
+
+#[test]
+fn a_tools_class_is_not_noise() {
+    // A service page's section of its tools: the features it sells, not a toolbar.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "tools")],
+                vec![para("Lead Clipper saves contacts from any web page.")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "toolbar")],
+                vec![e("span", vec![x("Bold Italic Underline Link")])],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Lead Clipper saves"), "{main}");
+    assert!(!main.contains("Underline"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(
@@ -2111,6 +2166,56 @@ fn a_page_wrapped_in_a_form_keeps_its_region() {
     )]));
     assert!(main.contains("Service 3 we offer"), "{main}");
     assert!(main.contains("free quote"), "{main}");
+}
+
+#[test]
+fn a_big_menu_is_cut_from_the_region() {
+    // A landing page whose site menu (a `nav` of many entries, each with its blurb) holds more
+    // text than its few short sections: the menu is still the page's chrome.
+    let entries: Vec<T> = (0..30)
+        .map(|n| {
+            e(
+                "li",
+                vec![link(&format!("Product {n}")), x("Tools for your money.")],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("nav", vec![e("ul", entries)]),
+        e("h1", vec![x("Plan your retirement")]),
+        e("div", vec![x("See what you may need to save each month.")]),
+        e("div", vec![x("Start with your age and your savings.")]),
+    ]));
+    assert!(main.contains("See what you may need"), "{main}");
+    assert!(!main.contains("Product 7"), "{main}");
+}
+
+#[test]
+fn a_sections_header_is_kept_in_the_region() {
+    // A landing page: the site's banner is a `header` of the body, each section's heading and
+    // lead a `header` of its `section`.
+    let section = |n: usize| {
+        e(
+            "section",
+            vec![
+                e(
+                    "header",
+                    vec![e("h2", vec![x(&format!("Feature {n} heading"))])],
+                ),
+                e(
+                    "div",
+                    vec![x(&format!("Feature {n} in a line of its own."))],
+                ),
+            ],
+        )
+    };
+    let main = main_of(page(vec![
+        e("header", vec![x("Acme"), link("Log in")]),
+        e("main", (0..4).map(section).collect()),
+    ]));
+    assert!(main.contains("Feature 3 in a line of its own."), "{main}");
+    assert!(main.contains("Feature 2 heading"), "{main}");
+    assert!(!main.contains("Log in"), "{main}");
 }
 
 #[test]
@@ -3374,4 +3479,73 @@ fn a_part_short_of_two_thirds_of_the_prose_widens() {
         );
     }
     assert!(!main.contains("Pricing"), "{main}");
+}
+
+#[test]
+fn a_part_of_questions_and_answers_reads_as_the_region() {
+    // A service page: a hero, features of one short line each, and an FAQ whose answers hold
+    // most of the prose. The FAQ is one section of the page, not its article.
+    let features: Vec<T> = [
+        "Calendar sync for every team you work with",
+        "Reminders that reach people on any device",
+        "Reports on where the week's hours went",
+    ]
+    .iter()
+    .map(|f| e("div", vec![x(f)]))
+    .collect();
+    let faq: Vec<T> = (0..8)
+        .flat_map(|n| {
+            [
+                e("h3", vec![x(&format!("Question {n}?"))]),
+                para(&format!(
+                    "{} {}",
+                    prose(n, "Answer"),
+                    prose(n + 10, "Answer")
+                )),
+            ]
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e("nav", vec![link("Home"), link("Pricing"), link("About")]),
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Meetings, booked")]),
+                e("div", vec![x("Start free"), x("Book a demo")]),
+                e("h2", vec![x("Features")]),
+                e("div", features),
+                e("h2", vec![x("Questions")]),
+                ea("div", &[("class", "accordion")], faq),
+            ],
+        ),
+    ]));
+    assert!(main.contains("Answer sentence 7,"), "{main}");
+    assert!(main.contains("Calendar sync for every team"), "{main}");
+    assert!(!main.contains("Pricing"), "{main}");
+}
+
+#[test]
+fn question_buttons_are_kept() {
+    // An FAQ whose questions are the buttons that open their answers: the questions are the
+    // page's words; a control's button is still cut.
+    let faq: Vec<T> = (0..4)
+        .flat_map(|n| {
+            [
+                e("button", vec![x(&format!("How long does step {n} take?"))]),
+                para(&prose(n, "Answer")),
+            ]
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            para(&prose(0, "Intro")),
+            para(&prose(1, "Intro")),
+            e("div", faq),
+            e("button", vec![x("Open the chat window")]),
+        ],
+    )]));
+    assert!(main.contains("Answer sentence 3,"), "{main}");
+    assert!(main.contains("How long does step 2 take?"), "{main}");
+    assert!(!main.contains("Open the chat"), "{main}");
 }

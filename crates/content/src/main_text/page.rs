@@ -14,7 +14,9 @@ pub(super) const POSITIVE: &[&str] = &[
 ];
 /// Words that say "probably not the content" (lose to a positive word). Not "header": a
 /// document's lead, a landing page's hero and an article's head are named so as often as the
-/// site's banner (which M4 and M8 cut by its tag and role: `a_header_class_is_not_noise`).
+/// site's banner (which M4 and M8 cut by its tag and role: `a_header_class_is_not_noise`). Not
+/// "tool" but "toolbar" and "tooltip": a service page's "tools" are the features it sells
+/// (`a_tools_class_is_not_noise`).
 pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "hidden",
     "banner",
@@ -37,7 +39,8 @@ pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "pagination",
     "pager",
     "popup",
-    "tool",
+    "toolbar",
+    "tooltip",
     "caption",
     "credit",
 ];
@@ -115,15 +118,20 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
 /// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`), nor script hooks
 /// (`js-…`: a forum's `js-replyNewMessageContainer` holds the thread's posts, not replies to an
-/// article: `script_hook_classes_are_not_hint_words`).
+/// article: `script_hook_classes_are_not_hint_words`), nor a utility's breakpoint `hidden` in a
+/// class of variants (`maxlg:hidden`, or `hidden` beside `md:block`: the block hides at some
+/// widths only, and the person sees it: `breakpoint_hidden_classes_are_not_noise`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
     for attr in ["class", "id"] {
         if let Some(v) = node.attr(attr) {
+            // Variants (`md:`, `hover:`) mark a utility-class vocabulary.
+            let variants = v.contains(':');
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
                 if !(t.starts_with("category-")
+                    || (variants && t.rsplit(':').next() == Some("hidden"))
                     || t.starts_with("tag-")
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
@@ -243,6 +251,16 @@ pub(super) fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
         || node
             .attr("role")
             .is_some_and(|r| NOISE_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
+}
+
+/// A button that asks a question: the title of a disclosure (an FAQ's question, which opens
+/// its answer), not a control.
+pub(super) fn is_question_button(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.tree.node(i).tag() == "button"
+        && page
+            .r
+            .span(i)
+            .is_some_and(|(a, b)| page.r.slice(a, b).trim_end().ends_with('?'))
 }
 
 /// Per rendered element: the counts the rules read, over its whole rendered subtree.

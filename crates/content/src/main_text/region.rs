@@ -7,8 +7,10 @@
 //! `a_forums_sidebar_is_cut_from_the_region`,
 //! `a_footer_named_by_its_class_is_cut_from_the_region`,
 //! `a_menu_named_by_its_class_is_cut_from_the_region`),
-//! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
-//! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! buttons (not one that asks a question: `question_buttons_are_kept`),
+//! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
+//! which heads that section: `a_sections_header_is_kept_in_the_region`), menus of short links
+//! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
@@ -31,11 +33,17 @@
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
 //! "Back", "Top", "You must log in or register to reply here.":
 //! `a_threads_controls_and_notices_are_cut`), never a part holding
-//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
+//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
+//! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
+//! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`). Lists
+//! of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
+use crate::observation::Tree;
+
 use super::page::{
-    at, has_ad_token, hints, len, noise_by_kind, set, text_without, tidy_breaks, Page,
+    at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
+    tidy_breaks, Page,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -266,10 +274,12 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
-    if noise_by_kind(tree, i) {
+    if noise_by_kind(tree, i) && !is_question_button(page, i) {
         return true;
     }
-    if matches!(node.tag(), "header" | "input" | "label" | "fieldset") {
+    if matches!(node.tag(), "input" | "label" | "fieldset")
+        || (node.tag() == "header" && !heads_a_section(tree, i))
+    {
         return true;
     }
     if node.tag() == "form" {
@@ -327,6 +337,17 @@ fn names_side_part(word: &str) -> bool {
         .nth(1)
         .is_some_and(|p| matches!(*p, "has" | "with" | "no" | "one" | "two" | "without"));
     (is(parts.first()) || is(parts.last())) && !layout
+}
+
+/// Whether a `header` heads a section of the page, not the page: its nearest sectioning
+/// ancestor is a `section` (an `article`'s header is its title and byline, which the region
+/// leaves out as before).
+fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
+    tree.ancestors(i)
+        .skip(1)
+        .map(|a| tree.node(a).tag())
+        .find(|t| matches!(*t, "main" | "article" | "section" | "aside" | "body"))
+        == Some("section")
 }
 
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
@@ -407,6 +428,19 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
         && page.density(i) >= 0.7
 }
 
+/// The page's chrome by its tag or role: navigation, a banner, a footer (not a bare `header`,
+/// which page builders name their sections with).
+fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let node = page.tree.node(i);
+    matches!(node.tag(), "nav" | "footer")
+        || node.attr("role").is_some_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "banner" | "navigation" | "contentinfo"
+            )
+        })
+}
+
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
 /// text it keeps, in order.
 pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
@@ -414,11 +448,13 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
         return (String::new(), Vec::new());
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
-    // wrapper whose class says "modal" is still the page.
+    // wrapper whose class says "modal" is still the page; the page's chrome (its menu) is cut
+    // however big.
     let shop = sells(page);
     let recs = recommendations(page, shop);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
+        (2 * (b - a) <= end - start || is_chrome(page, i))
+            && (at(&recs, i) || is_cut(page, i, shop))
     });
     (tidy_breaks(&text), kept)
 }
