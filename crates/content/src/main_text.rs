@@ -7,7 +7,9 @@
 //!   the bare text of a `div`), split at `<br>` (`br_separated_text_is_paragraphs`), is a
 //!   paragraph when it has at least 25 bytes. Headings and list items are not paragraphs.
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
-//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`).
+//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`), nor on a page
+//!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
+//!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`).
 //! - M2 scoring: a paragraph scores 1 + its commas + one per 100 bytes (at most 3) and gives it to
 //!   its container (the block holding it; for a leaf block, that block's parent), half to the
 //!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
@@ -303,6 +305,10 @@ pub(crate) struct Roads {
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut page = survey(tree, r);
+    let shop = region::sells(&page);
+    if shop {
+        region::shop_furniture_is_unlikely(&mut page);
+    }
     let (fin, found) = scores(&mut page);
     let elements: Vec<usize> = r
         .order
@@ -354,7 +360,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut text = String::new();
     let mut ranges = Vec::new();
     for &top in &parts {
-        text.push_str(&cleaned(&page, &fin, top, &mut ranges));
+        text.push_str(&cleaned(&page, &fin, top, shop, &mut ranges));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
@@ -560,10 +566,13 @@ fn cleaned(
     page: &Page<'_, '_, '_>,
     fin: &[Option<f64>],
     top: usize,
+    shop: bool,
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
     let title = words(&page.tree.obs.title);
-    let (text, ranges) = text_without(page, top, |i, _| is_noise(page, fin, i, &title));
+    let (text, ranges) = text_without(page, top, |i, _| {
+        is_noise(page, fin, i, &title) || (shop && region::is_shop_furniture(page, i))
+    });
     kept.extend(ranges);
     text
 }

@@ -3139,3 +3139,66 @@ fn a_part_short_of_two_thirds_of_the_prose_widens() {
     }
     assert!(!main.contains("Pricing"), "{main}");
 }
+
+/// A product page for the shop rules on both roads: a description of `desc` paragraphs, and
+/// `reviews` customer reviews of prose in a part whose class says reviews, `inside` the
+/// description's part or beside it.
+fn shop_page(buy: &str, desc: usize, reviews: usize, inside: bool) -> Observation {
+    let review = |n: usize| {
+        ea(
+            "div",
+            &[("class", "review")],
+            vec![e(
+                "p",
+                vec![x(&format!(
+                    "Buyer {n}: I bought this mug for my office, and it arrived quickly, well \
+                     packed, with no chips. The glaze is lovely, the handle is comfortable, it \
+                     keeps coffee warm for a while, and it survived the dishwasher, twice."
+                ))],
+            )],
+        )
+    };
+    let reviews = ea(
+        "div",
+        &[("class", "product-reviews")],
+        (0..reviews).map(review).collect(),
+    );
+    let mut product = vec![
+        e("h1", vec![x("Stoneware coffee mug")]),
+        e("button", vec![x(buy)]),
+    ];
+    product.extend((0..desc).map(|n| {
+        e(
+            "p",
+            vec![x(&format!(
+                "Wheel-thrown stoneware {n}, glazed in an earthy brown, by a small studio. \
+                 Holds 12 oz; safe in the dishwasher and the microwave, and made to last."
+            ))],
+        )
+    }));
+    let mut body = vec![];
+    if inside {
+        product.push(reviews);
+        body.push(ea("div", &[("class", "product")], product));
+    } else {
+        body.push(ea("div", &[("class", "product")], product));
+        body.push(reviews);
+    }
+    page(body)
+}
+
+#[test]
+fn a_shops_reviews_are_not_its_article() {
+    let article = |obs: Observation| main_text_roads(&obs).unwrap().0;
+    // Reviews beside a short description outscore it: on a page that sells they never count.
+    let main = article(shop_page("Add to cart", 2, 6, false));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // Reviews inside the description's part are cut from it.
+    let main = article(shop_page("Add to cart", 4, 2, true));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // A page that sells nothing: what its customers said is text like any other.
+    let main = article(shop_page("Contact us", 2, 6, false));
+    assert!(main.contains("Buyer 1"), "{main}");
+}

@@ -145,6 +145,31 @@ fn names_shop_furniture(h: &str) -> bool {
     })
 }
 
+/// The article road on a page that sells (see [`sells`]): a part whose class or id names
+/// [`SHOP_FURNITURE`], which M4 cuts from the chosen part as M8 does from the region
+/// (`a_shops_reviews_are_not_its_article`).
+pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    names_shop_furniture(&hints(page.tree, i))
+}
+
+/// M1 on a page that sells: the parts [`is_shop_furniture`] names (never the page's `main`,
+/// `article` or `body`) are unlikely, their paragraphs never count, so customer reviews longer
+/// than the description do not win the article road (`a_shops_reviews_are_not_its_article`).
+pub(super) fn shop_furniture_is_unlikely(page: &mut Page<'_, '_, '_>) {
+    let tree = page.tree;
+    for &i in &page.r.order {
+        let i = i as usize;
+        let inherited = tree.parent_of(i).is_some_and(|p| at(&page.unlikely, p));
+        let node = tree.node(i);
+        let own = node.is_element()
+            && !matches!(node.tag(), "main" | "article" | "body" | "html")
+            && is_shop_furniture(page, i);
+        if inherited || own {
+            set(&mut page.unlikely, i, true);
+        }
+    }
+}
+
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
 /// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`).
 const CONTROL_LABELS: &[&str] = &[
