@@ -3202,3 +3202,14 @@ fn a_shops_reviews_are_not_its_article() {
     let main = article(shop_page("Contact us", 2, 6, false));
     assert!(main.contains("Buyer 1"), "{main}");
 }
+
+#[test]
+fn customer_reviews_longer_than_the_product_are_cut() {
+    // The reviews hold most of the region: still not the product.
+    let region = |obs: Observation| main_text_roads(&obs).unwrap().1;
+    let main = region(shop_page("Add to cart", 1, 8, false));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    let main = region(shop_page("Contact us", 1, 8, false));
+    assert!(main.contains("Buyer 1"), "{main}");
+}

@@ -24,7 +24,8 @@
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`), never a part holding
-//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`). Lists of links stay: on such pages they are
+//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) but a shop's customer
+//! reviews (`customer_reviews_longer_than_the_product_are_cut`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
 use super::page::{
@@ -168,6 +169,21 @@ pub(super) fn shop_furniture_is_unlikely(page: &mut Page<'_, '_, '_>) {
             set(&mut page.unlikely, i, true);
         }
     }
+}
+
+/// A shop's customer reviews by class or id word ([`SHOP_FURNITURE`] but its seller and
+/// returns), on a page that sells, are cut even when they hold half of the region or more: a
+/// popular product's reviews often outweigh its description
+/// (`customer_reviews_longer_than_the_product_are_cut`). Never the page's `main`, `article` or
+/// `body`.
+fn are_reviews(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let h = hints(page.tree, i);
+    !matches!(
+        page.tree.node(i).tag(),
+        "main" | "article" | "body" | "html"
+    ) && SHOP_FURNITURE
+        .iter()
+        .any(|&k| !matches!(k, "seller" | "returns") && h.contains(k))
 }
 
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
@@ -380,7 +396,8 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     let shop = sells(page);
     let recs = recommendations(page, shop);
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop))
+        (2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop)))
+            || (shop && are_reviews(page, i))
     });
     (tidy_breaks(&text), kept)
 }
