@@ -3213,3 +3213,33 @@ fn customer_reviews_longer_than_the_product_are_cut() {
     let main = region(shop_page("Contact us", 1, 8, false));
     assert!(main.contains("Buyer 1"), "{main}");
 }
+
+#[test]
+fn a_buy_controls_class_says_the_page_sells() {
+    // The buy button is an icon: its class says what it does.
+    let product = |class: &str| {
+        let obs = page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Stoneware coffee mug")]),
+                ea("button", &[("class", class)], vec![e("svg", vec![])]),
+                e(
+                    "p",
+                    vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                        Holds 12 oz; safe in the dishwasher and the microwave.")],
+                ),
+                ea(
+                    "div",
+                    &[("class", "product-reviews")],
+                    vec![x("Buyer 1: arrived quickly, great mug.")],
+                ),
+            ],
+        )]);
+        main_text_roads(&obs).unwrap().1
+    };
+    let main = product("btn pdp-add-to-cart");
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    assert!(!product("btn_addToBag").contains("Buyer 1"));
+    assert!(product("btn wishlist").contains("Buyer 1"));
+}

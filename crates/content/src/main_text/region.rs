@@ -9,7 +9,8 @@
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
-//! (a control says "Add to cart", "Buy now", …) its customer reviews
+//! (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
+//! `a_buy_controls_class_says_the_page_sells`) its customer reviews
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
@@ -234,8 +235,20 @@ const BUY_CONTROLS: &[&str] = &[
     "buy it now",
 ];
 
+/// How a buy control's class or id is written, without `-` and `_` (`add-to-cart`,
+/// `btn_addtocart`, `addToBag`): a shop's button of an icon or of a label the observation
+/// does not hold (`a_buy_controls_class_says_the_page_sells`).
+const BUY_CLASS_WORDS: &[&str] = &["addtocart", "addtobag", "addtobasket", "buynow"];
+
+/// Whether class or id words name a buy control ([`BUY_CLASS_WORDS`]).
+fn names_buy_control(h: &str) -> bool {
+    let squeezed: String = h.chars().filter(|&c| c != '-' && c != '_').collect();
+    BUY_CLASS_WORDS.iter().any(|k| squeezed.contains(k))
+}
+
 /// Whether the page sells: a short visible text (a button's label) that says to buy
-/// ([`BUY_CONTROLS`]), or an input whose value does.
+/// ([`BUY_CONTROLS`]), an input whose value does, or a rendered element whose class or id does
+/// ([`BUY_CLASS_WORDS`]).
 pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
     let (tree, r) = (page.tree, page.r);
     // A label of under 40 bytes lower-cased was under 120 before (lower-casing shrinks a
@@ -252,6 +265,7 @@ pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
             None => None,
         };
         said.is_some_and(|s| s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p)))
+            || (node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i)))
     })
 }
 
