@@ -53,8 +53,10 @@
 //!   sections its recommendations headings start, its controls' labels.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
-//!   than the region, or it is a part of short lines (a landing page's section); else the
-//!   region (M8): products, listings, threads of short posts, service pages.
+//!   than the region, it is a part of short lines (a landing page's section), or it is a short
+//!   part of a page that sells one product (its description, the region holding its price,
+//!   options and specifications); else the region (M8): products, listings, threads of short
+//!   posts, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
@@ -239,7 +241,11 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`),
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
-/// `a_part_of_labels_reads_as_the_region`).
+/// `a_part_of_labels_reads_as_the_region`), nor on a page that sells one product when a part
+/// under [`DESCRIPTION_SHARE`] of the region holds under [`DESCRIPTION_BYTES`] (the product's
+/// description: its name, price, options and specifications are beside it in the region;
+/// a longer text beside a buy button is an article, a book's advertisement beside it:
+/// `a_product_pages_description_is_not_its_main_text`).
 fn is_article(roads: &Roads) -> bool {
     let region = roads.region.len().max(1) as f64;
     let article = roads.article.len() as f64;
@@ -255,7 +261,10 @@ fn is_article(roads: &Roads) -> bool {
     let beyond = article > region;
     let lines_of_labels =
         long_line_share(&roads.article) < LONG_LINE_SHARE && article < LABELS_SHARE * region;
-    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels
+    let description = roads.sells_one
+        && article < DESCRIPTION_SHARE * region
+        && roads.article.len() < DESCRIPTION_BYTES;
+    mostly_prose && !lost_prose && !small && !beyond && !lines_of_labels && !description
 }
 
 /// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
@@ -287,6 +296,8 @@ const SMALL_SHARE: f64 = 0.3;
 const LONG_LINE: usize = 80;
 const LONG_LINE_SHARE: f64 = 0.6;
 const LABELS_SHARE: f64 = 0.7;
+const DESCRIPTION_SHARE: f64 = 0.5;
+const DESCRIPTION_BYTES: usize = 4000;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -301,6 +312,8 @@ pub(crate) struct Roads {
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
+    /// The page sells one product (M8's buy controls).
+    pub sells_one: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
@@ -373,6 +386,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         region_ranges: region_ranges.clone(),
         prose_total,
         prose_chosen,
+        sells_one: region::sells_one(&page),
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -591,6 +605,7 @@ mod choice_tests {
             region_ranges: Vec::new(),
             prose_total,
             prose_chosen,
+            sells_one: false,
         }
     }
 
@@ -620,6 +635,19 @@ mod choice_tests {
     fn an_article_part_longer_than_the_region_reads_as_the_region() {
         assert!(is_article(&roads(2000, 2100, 2500, 1900)));
         assert!(!is_article(&roads(2300, 2100, 2500, 1900)));
+    }
+
+    #[test]
+    fn a_product_pages_description_is_not_its_main_text() {
+        let shop = |mut r: Roads| {
+            r.sells_one = true;
+            r
+        };
+        assert!(is_article(&roads(2000, 5000, 2500, 1900)));
+        assert!(!is_article(&shop(roads(2000, 5000, 2500, 1900))));
+        // Most of the region, or a long text: the page's article beside a buy button.
+        assert!(is_article(&shop(roads(3000, 5000, 3500, 2900))));
+        assert!(is_article(&shop(roads(4500, 10000, 5000, 4400))));
     }
 
     #[test]

@@ -3243,3 +3243,47 @@ fn a_buy_controls_class_says_the_page_sells() {
     assert!(!product("btn_addToBag").contains("Buyer 1"));
     assert!(product("btn wishlist").contains("Buyer 1"));
 }
+
+#[test]
+fn a_grid_of_buy_buttons_is_not_one_product() {
+    // A description of three paragraphs beside the product's facts (M9 reads the region for one
+    // product); a grid of products each with its buy button is no product page.
+    let shop = |buttons: usize| {
+        let mut body = vec![e("h1", vec![x("Stoneware coffee mug")])];
+        for n in 0..buttons {
+            body.push(e("div", vec![x(&format!("Mug {n} USD 32.00"))]));
+            body.push(e("button", vec![x("Add to cart")]));
+        }
+        body.push(e(
+            "div",
+            (0..3)
+                .map(|n| {
+                    e(
+                        "p",
+                        vec![x(&format!(
+                            "Wheel-thrown stoneware {n}, glazed in an earthy brown, by a small \
+                             studio. Holds 12 oz; safe in the dishwasher and the microwave, \
+                             and made to last, with a handle that fits four fingers."
+                        ))],
+                    )
+                })
+                .collect(),
+        ));
+        // The facts: short lines, no paragraphs.
+        let facts: Vec<T> = (0..36)
+            .map(|n| e("div", vec![x(&format!("Property {n}: value {n}"))]))
+            .collect();
+        body.push(e("div", facts));
+        main_of(page(vec![e("main", body)]))
+    };
+    let one = shop(1);
+    assert!(
+        one.contains("earthy brown") && one.contains("Property 9"),
+        "{one}"
+    );
+    let grid = shop(8);
+    assert!(
+        grid.contains("earthy brown") && !grid.contains("Property 9"),
+        "{grid}"
+    );
+}

@@ -269,6 +269,49 @@ pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
     })
 }
 
+/// Whether the page sells one product: it sells (see [`sells`]), with at most
+/// [`ONE_PRODUCT_LABELS`] buy labels and [`ONE_PRODUCT_NAMED`] elements whose class or id names
+/// a buy control (outermost only: a wrapper and its button are one control), not a grid of
+/// products each with its button (M9: `a_product_pages_description_is_not_its_main_text`,
+/// `a_grid_of_buy_buttons_is_not_one_product`).
+pub(super) fn sells_one(page: &Page<'_, '_, '_>) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    let mut named = vec![false; tree.obs.nodes.len()];
+    let (mut labels, mut outermost) = (0usize, 0usize);
+    for &i in &r.order {
+        let i = i as usize;
+        let node = tree.node(i);
+        let inside = tree.parent_of(i).is_some_and(|p| at(&named, p));
+        if node.text.is_some() {
+            let t = r.span(i).map_or("", |(a, b)| r.slice(a, b).trim());
+            if t.len() < 120 && {
+                let s = t.to_lowercase();
+                s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p))
+            } {
+                labels += 1;
+            }
+        } else if node.tag() == "input"
+            && node.attr("value").is_some_and(|v| {
+                BUY_CONTROLS
+                    .iter()
+                    .any(|p| v.trim().to_lowercase().starts_with(p))
+            })
+        {
+            labels += 1;
+        }
+        let own = node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i));
+        if own && !inside {
+            outermost += 1;
+        }
+        set(&mut named, i, inside || own);
+    }
+    (labels > 0 || outermost > 0) && labels <= ONE_PRODUCT_LABELS && outermost <= ONE_PRODUCT_NAMED
+}
+
+/// Most buy labels, and most elements named a buy control, on a page that sells one product.
+const ONE_PRODUCT_LABELS: usize = 4;
+const ONE_PRODUCT_NAMED: usize = 9;
+
 /// The region's root: the declared main, else the body.
 pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
     let (tree, r) = (page.tree, page.r);
