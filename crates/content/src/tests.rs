@@ -3287,3 +3287,43 @@ fn a_grid_of_buy_buttons_is_not_one_product() {
         "{grid}"
     );
 }
+
+#[test]
+fn a_footer_longer_than_the_content_is_cut() {
+    // No declared main: the region is the body, whose footer (testimonials, links, legal
+    // text) is longer than the product above it.
+    let obs = |content: &str| {
+        let quotes: Vec<T> = (0..4)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![x(&format!(
+                        "Client {n}: lovely shop, quick delivery, and such kind people."
+                    ))],
+                )
+            })
+            .collect();
+        page(vec![
+            e(
+                "div",
+                vec![e("h1", vec![x("Hemp dress")]), e("div", vec![x(content)])],
+            ),
+            e(
+                "footer",
+                vec![
+                    e("h2", vec![x("What our clients say")]),
+                    e("div", quotes),
+                    e("div", vec![x("© 2026 The Shop. All rights reserved.")]),
+                ],
+            ),
+        ])
+    };
+    let region = main_text_roads(&obs("Three layers of flowy hemp, a side zip and a pocket."))
+        .unwrap()
+        .1;
+    assert!(region.contains("flowy hemp"), "{region}");
+    assert!(!region.contains("Client 1"), "{region}");
+    // A footer that is nearly the whole region stays: it is what the page shows.
+    let region = main_text_roads(&obs("Dress")).unwrap().1;
+    assert!(region.contains("Client 1"), "{region}");
+}

@@ -26,11 +26,14 @@
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) but a shop's customer
-//! reviews (`customer_reviews_longer_than_the_product_are_cut`). Lists of links stay: on such pages they are
+//! reviews (`customer_reviews_longer_than_the_product_are_cut`) and a `footer` that leaves a
+//! paragraph's bytes of the region or more (a site's footer of testimonials, links and legal
+//! text longer than the page's content: `a_footer_longer_than_the_content_is_cut`). Lists of links stay: on such pages they are
 //! the content (a listing's entries, an index of languages).
 
 use super::page::{
     at, has_ad_token, hints, len, noise_by_kind, set, text_without, tidy_breaks, Page,
+    MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -455,6 +458,8 @@ pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize,
     let (text, kept) = text_without(page, root, |i, (a, b)| {
         (2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop)))
             || (shop && are_reviews(page, i))
+            || (page.tree.node(i).tag() == "footer"
+                && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES)
     });
     (tidy_breaks(&text), kept)
 }
