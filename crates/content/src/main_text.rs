@@ -238,7 +238,8 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// [`SMALL_SHARE`] of the region holds under [`MIN_PROSE`] bytes of prose (a short text on a big
 /// page of other parts, `a_short_part_of_a_big_page_reads_as_the_region`), nor when the article
 /// road's text is longer than the region's (its part reached past the page's declared content
-/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`),
+/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`;
+/// the region weighed with the repeated blocks M8 read once: `the_regions_repeats_weigh_in_the_choice`),
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
 /// `a_part_of_labels_reads_as_the_region`), nor on a page that sells one product when a part
@@ -247,7 +248,7 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// a longer text beside a buy button is an article, a book's advertisement beside it:
 /// `a_product_pages_description_is_not_its_main_text`).
 fn is_article(roads: &Roads) -> bool {
-    let region = roads.region.len().max(1) as f64;
+    let region = (roads.region.len() + roads.region_repeats).max(1) as f64;
     let article = roads.article.len() as f64;
     let (total, chosen) = (roads.prose_total as f64, roads.prose_chosen as f64);
     let mostly_prose = (chosen >= PROSE_DENSITY * article.max(1.0)
@@ -309,6 +310,8 @@ pub(crate) struct Roads {
     pub region: String,
     /// The rendered text's ranges `region` was made of.
     pub region_ranges: Vec<(usize, usize)>,
+    /// Bytes of repeated blocks M8 cut from the region: M9 weighs the region with them.
+    pub region_repeats: usize,
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
@@ -340,7 +343,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .copied()
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
-    let (region, region_ranges) = body
+    let (region, region_ranges, region_repeats) = body
         .map(|b| region::text(&page, region::root(&page, b)))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
@@ -384,6 +387,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         article_ranges,
         region: region.clone(),
         region_ranges: region_ranges.clone(),
+        region_repeats,
         prose_total,
         prose_chosen,
         sells_one: region::sells_one(&page),
@@ -603,6 +607,7 @@ mod choice_tests {
             article_ranges: Vec::new(),
             region: "r".repeat(region),
             region_ranges: Vec::new(),
+            region_repeats: 0,
             prose_total,
             prose_chosen,
             sells_one: false,
@@ -635,6 +640,17 @@ mod choice_tests {
     fn an_article_part_longer_than_the_region_reads_as_the_region() {
         assert!(is_article(&roads(2000, 2100, 2500, 1900)));
         assert!(!is_article(&roads(2300, 2100, 2500, 1900)));
+    }
+
+    #[test]
+    fn the_regions_repeats_weigh_in_the_choice() {
+        // The region read its cloned slides once: the article road is not longer than the page.
+        assert!(!is_article(&roads(2300, 2100, 2500, 1900)));
+        let with_repeats = Roads {
+            region_repeats: 400,
+            ..roads(2300, 2100, 2500, 1900)
+        };
+        assert!(is_article(&with_repeats));
     }
 
     #[test]

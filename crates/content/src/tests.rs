@@ -3327,3 +3327,40 @@ fn a_footer_longer_than_the_content_is_cut() {
     let region = main_text_roads(&obs("Dress")).unwrap().1;
     assert!(region.contains("Client 1"), "{region}");
 }
+
+#[test]
+fn repeated_sibling_blocks_are_read_once() {
+    // A carousel clones its slides for a seamless loop; the same text elsewhere (a reply
+    // quoting a post) is the page's own.
+    let slide = || {
+        e(
+            "div",
+            vec![
+                e("h3", vec![x("Soft wool")]),
+                e(
+                    "div",
+                    vec![x("Superfine fibers feel luxurious and regulate warmth.")],
+                ),
+            ],
+        )
+    };
+    let quote = "Has anyone tried the wool runners in the rain this winter?";
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Wool runner")]),
+            e("div", vec![slide(), slide(), slide()]),
+            e("div", vec![e("div", vec![x(quote)])]),
+            e(
+                "div",
+                vec![
+                    e("blockquote", vec![e("div", vec![x(quote)])]),
+                    x("Yes, fine."),
+                ],
+            ),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert_eq!(region.matches("Superfine").count(), 1, "{region}");
+    assert_eq!(region.matches("in the rain").count(), 2, "{region}");
+}

@@ -29,7 +29,9 @@
 //! reviews (`customer_reviews_longer_than_the_product_are_cut`) and a `footer` that leaves a
 //! paragraph's bytes of the region or more (a site's footer of testimonials, links and legal
 //! text longer than the page's content: `a_footer_longer_than_the_content_is_cut`). Lists of links stay: on such pages they are
-//! the content (a listing's entries, an index of languages).
+//! the content (a listing's entries, an index of languages). A block that repeats an earlier
+//! sibling's text is read once (a carousel's cloned slides:
+//! `repeated_sibling_blocks_are_read_once`; M9 weighs the region with the repeats).
 
 use super::page::{
     at, has_ad_token, hints, len, noise_by_kind, set, text_without, tidy_breaks, Page,
@@ -410,6 +412,44 @@ fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
     out
 }
 
+/// Fewest and most bytes of a block whose repetition is cut.
+const REPEAT_MIN: usize = 40;
+const REPEAT_MAX: usize = 4000;
+
+/// A block of [`REPEAT_MIN`] to [`REPEAT_MAX`] bytes that repeats the text of an earlier
+/// sibling (a carousel's cloned slides): `repeated_sibling_blocks_are_read_once`. Only a
+/// sibling: a repeat elsewhere is often the page's own (a reply quoting a post, an interview's
+/// question to each guest, an offer's terms under each offer). `seen` maps a text's hash to its
+/// first block.
+fn repeats(
+    page: &Page<'_, '_, '_>,
+    i: usize,
+    (a, b): (usize, usize),
+    seen: &mut std::collections::HashMap<u64, usize>,
+) -> bool {
+    use std::hash::{Hash, Hasher};
+    let node = page.tree.node(i);
+    if !super::page::is_block(crate::render::layout(node)) {
+        return false;
+    }
+    let t = page.r.slice(a, b).trim();
+    if t.len() < REPEAT_MIN || t.len() > REPEAT_MAX {
+        return false;
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    t.hash(&mut h);
+    match seen.entry(h.finish()) {
+        std::collections::hash_map::Entry::Occupied(first) => {
+            let first = *first.get();
+            first != i && page.tree.parent_of(first) == page.tree.parent_of(i)
+        }
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(i);
+            false
+        }
+    }
+}
+
 /// Most bytes of text per control in a form of controls.
 const FORM_BYTES_PER_CONTROL: usize = 300;
 
@@ -447,19 +487,26 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
 /// text it keeps, in order.
-pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
+pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>, usize) {
     let Some((start, end)) = page.r.span(root) else {
-        return (String::new(), Vec::new());
+        return (String::new(), Vec::new(), 0);
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page.
     let shop = sells(page);
     let recs = recommendations(page, shop);
+    let mut seen = std::collections::HashMap::new();
+    let mut repeated = 0;
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        (2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop)))
+        let cut = (2 * (b - a) <= end - start && (at(&recs, i) || is_cut(page, i, shop)))
             || (shop && are_reviews(page, i))
             || (page.tree.node(i).tag() == "footer"
-                && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES)
+                && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES);
+        if !cut && repeats(page, i, (a, b), &mut seen) {
+            repeated += b - a;
+            return true;
+        }
+        cut
     });
-    (tidy_breaks(&text), kept)
+    (tidy_breaks(&text), kept, repeated)
 }
