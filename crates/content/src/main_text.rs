@@ -7,7 +7,9 @@
 //!   the bare text of a `div`), split at `<br>` (`br_separated_text_is_paragraphs`), is a
 //!   paragraph when it has at least 25 bytes. Headings and list items are not paragraphs.
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
-//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`).
+//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`), nor on a page
+//!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
+//!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`).
 //! - M2 scoring: a paragraph scores 1 + its commas + one per 100 bytes (at most 3) and gives it to
 //!   its container (the block holding it; for a leaf block, that block's parent), half to the
 //!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
@@ -58,8 +60,10 @@
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
 //!   than the region, it is a part of short lines (a landing page's section), it is one post
 //!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`),
-//!   or it is a page's questions and answers (an accordion, a FAQ: one section of a service
-//!   page); else the region (M8): products, listings, threads, service pages.
+//!   it is a page's questions and answers (an accordion, a FAQ: one section of a service page),
+//!   or it is a short part of a page that sells one product (its description, the region
+//!   holding its price, options and specifications); else the region (M8): products, listings,
+//!   threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
@@ -241,16 +245,21 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// [`SMALL_SHARE`] of the region holds under [`MIN_PROSE`] bytes of prose (a short text on a big
 /// page of other parts, `a_short_part_of_a_big_page_reads_as_the_region`), nor when the article
 /// road's text is longer than the region's (its part reached past the page's declared content
-/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`),
+/// into the furniture around it: `an_article_part_longer_than_the_region_reads_as_the_region`;
+/// the region weighed with the repeated blocks M8 read once: `the_regions_repeats_weigh_in_the_choice`),
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
 /// `a_part_of_labels_reads_as_the_region`), nor when the part is one post of a thread
 /// ([`one_post`]), nor when the part is a page's questions and answers
 /// (its class or id, or its parent's, says accordion or FAQ: a service page's FAQ often holds
 /// most of its prose, its hero, features and prices the rest:
-/// `a_part_of_questions_and_answers_reads_as_the_region`).
+/// `a_part_of_questions_and_answers_reads_as_the_region`), nor on a page that sells one product
+/// when a part under [`DESCRIPTION_SHARE`] of the region holds under [`DESCRIPTION_BYTES`] (the
+/// product's description: its name, price, options and specifications are beside it in the
+/// region; a longer text beside a buy button is an article, a book's advertisement beside it:
+/// `a_product_pages_description_is_not_its_main_text`).
 fn is_article(roads: &Roads) -> bool {
-    let region = roads.region.len().max(1) as f64;
+    let region = (roads.region.len() + roads.region_repeats).max(1) as f64;
     let article = roads.article.len() as f64;
     let (total, chosen) = (roads.prose_total as f64, roads.prose_chosen as f64);
     let mostly_prose = (chosen >= PROSE_DENSITY * article.max(1.0)
@@ -264,6 +273,9 @@ fn is_article(roads: &Roads) -> bool {
     let beyond = article > region;
     let lines_of_labels =
         long_line_share(&roads.article) < LONG_LINE_SHARE && article < LABELS_SHARE * region;
+    let description = roads.sells_one
+        && article < DESCRIPTION_SHARE * region
+        && roads.article.len() < DESCRIPTION_BYTES;
     mostly_prose
         && !lost_prose
         && !small
@@ -271,6 +283,7 @@ fn is_article(roads: &Roads) -> bool {
         && !lines_of_labels
         && !roads.one_post
         && !roads.part_is_faq
+        && !description
 }
 
 /// M9: whether the article road's part is one post of a thread: the part, or one of its
@@ -353,6 +366,8 @@ const LABELS_SHARE: f64 = 0.7;
 const POST_LEVELS: usize = 3;
 const POST_MIN_ALIKE: usize = 2;
 const POST_SHARE: f64 = 0.3;
+const DESCRIPTION_SHARE: f64 = 0.5;
+const DESCRIPTION_BYTES: usize = 4000;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -364,6 +379,8 @@ pub(crate) struct Roads {
     pub region: String,
     /// The rendered text's ranges `region` was made of.
     pub region_ranges: Vec<(usize, usize)>,
+    /// Bytes of repeated blocks M8 cut from the region: M9 weighs the region with them.
+    pub region_repeats: usize,
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
@@ -371,10 +388,16 @@ pub(crate) struct Roads {
     pub one_post: bool,
     /// Whether the article road's part is a page's questions and answers (an accordion).
     pub part_is_faq: bool,
+    /// The page sells one product (M8's buy controls).
+    pub sells_one: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut page = survey(tree, r);
+    let shop = region::sells(&page);
+    if shop {
+        region::shop_furniture_is_unlikely(&mut page);
+    }
     let (fin, found) = scores(&mut page);
     let elements: Vec<usize> = r
         .order
@@ -393,7 +416,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .copied()
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
-    let (region, region_ranges) = body
+    let (region, region_ranges, region_repeats) = body
         .map(|b| region::text(&page, region::root(&page, b)))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
@@ -426,7 +449,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut text = String::new();
     let mut ranges = Vec::new();
     for &top in &parts {
-        text.push_str(&cleaned(&page, &fin, top, &mut ranges));
+        text.push_str(&cleaned(&page, &fin, top, shop, &mut ranges));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
@@ -439,10 +462,12 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         article_ranges,
         region: region.clone(),
         region_ranges: region_ranges.clone(),
+        region_repeats,
         prose_total,
         prose_chosen,
         one_post,
         part_is_faq,
+        sells_one: region::sells_one(&page),
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -636,10 +661,13 @@ fn cleaned(
     page: &Page<'_, '_, '_>,
     fin: &[Option<f64>],
     top: usize,
+    shop: bool,
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
     let title = words(&page.tree.obs.title);
-    let (text, ranges) = text_without(page, top, |i, _| is_noise(page, fin, i, &title));
+    let (text, ranges) = text_without(page, top, |i, _| {
+        is_noise(page, fin, i, &title) || (shop && region::is_shop_furniture(page, i))
+    });
     kept.extend(ranges);
     text
 }
@@ -656,10 +684,12 @@ mod choice_tests {
             article_ranges: Vec::new(),
             region: "r".repeat(region),
             region_ranges: Vec::new(),
+            region_repeats: 0,
             prose_total,
             prose_chosen,
             one_post: false,
             part_is_faq: false,
+            sells_one: false,
         }
     }
 
@@ -689,6 +719,30 @@ mod choice_tests {
     fn an_article_part_longer_than_the_region_reads_as_the_region() {
         assert!(is_article(&roads(2000, 2100, 2500, 1900)));
         assert!(!is_article(&roads(2300, 2100, 2500, 1900)));
+    }
+
+    #[test]
+    fn the_regions_repeats_weigh_in_the_choice() {
+        // The region read its cloned slides once: the article road is not longer than the page.
+        assert!(!is_article(&roads(2300, 2100, 2500, 1900)));
+        let with_repeats = Roads {
+            region_repeats: 400,
+            ..roads(2300, 2100, 2500, 1900)
+        };
+        assert!(is_article(&with_repeats));
+    }
+
+    #[test]
+    fn a_product_pages_description_is_not_its_main_text() {
+        let shop = |mut r: Roads| {
+            r.sells_one = true;
+            r
+        };
+        assert!(is_article(&roads(2000, 5000, 2500, 1900)));
+        assert!(!is_article(&shop(roads(2000, 5000, 2500, 1900))));
+        // Most of the region, or a long text: the page's article beside a buy button.
+        assert!(is_article(&shop(roads(3000, 5000, 3500, 2900))));
+        assert!(is_article(&shop(roads(4500, 10000, 5000, 4400))));
     }
 
     #[test]

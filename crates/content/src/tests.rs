@@ -3549,3 +3549,228 @@ fn question_buttons_are_kept() {
     assert!(main.contains("How long does step 2 take?"), "{main}");
     assert!(!main.contains("Open the chat"), "{main}");
 }
+
+/// A product page for the shop rules on both roads: a description of `desc` paragraphs, and
+/// `reviews` customer reviews of prose in a part whose class says reviews, `inside` the
+/// description's part or beside it.
+fn shop_page(buy: &str, desc: usize, reviews: usize, inside: bool) -> Observation {
+    let review = |n: usize| {
+        ea(
+            "div",
+            &[("class", "review")],
+            vec![e(
+                "p",
+                vec![x(&format!(
+                    "Buyer {n}: I bought this mug for my office, and it arrived quickly, well \
+                     packed, with no chips. The glaze is lovely, the handle is comfortable, it \
+                     keeps coffee warm for a while, and it survived the dishwasher, twice."
+                ))],
+            )],
+        )
+    };
+    let reviews = ea(
+        "div",
+        &[("class", "product-reviews")],
+        (0..reviews).map(review).collect(),
+    );
+    let mut product = vec![
+        e("h1", vec![x("Stoneware coffee mug")]),
+        e("button", vec![x(buy)]),
+    ];
+    product.extend((0..desc).map(|n| {
+        e(
+            "p",
+            vec![x(&format!(
+                "Wheel-thrown stoneware {n}, glazed in an earthy brown, by a small studio. \
+                 Holds 12 oz; safe in the dishwasher and the microwave, and made to last."
+            ))],
+        )
+    }));
+    let mut body = vec![];
+    if inside {
+        product.push(reviews);
+        body.push(ea("div", &[("class", "product")], product));
+    } else {
+        body.push(ea("div", &[("class", "product")], product));
+        body.push(reviews);
+    }
+    page(body)
+}
+
+#[test]
+fn a_shops_reviews_are_not_its_article() {
+    let article = |obs: Observation| main_text_roads(&obs).unwrap().0;
+    // Reviews beside a short description outscore it: on a page that sells they never count.
+    let main = article(shop_page("Add to cart", 2, 6, false));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // Reviews inside the description's part are cut from it.
+    let main = article(shop_page("Add to cart", 4, 2, true));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    // A page that sells nothing: what its customers said is text like any other.
+    let main = article(shop_page("Contact us", 2, 6, false));
+    assert!(main.contains("Buyer 1"), "{main}");
+}
+
+#[test]
+fn customer_reviews_longer_than_the_product_are_cut() {
+    // The reviews hold most of the region: still not the product.
+    let region = |obs: Observation| main_text_roads(&obs).unwrap().1;
+    let main = region(shop_page("Add to cart", 1, 8, false));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    let main = region(shop_page("Contact us", 1, 8, false));
+    assert!(main.contains("Buyer 1"), "{main}");
+}
+
+#[test]
+fn a_buy_controls_class_says_the_page_sells() {
+    // The buy button is an icon: its class says what it does.
+    let product = |class: &str| {
+        let obs = page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Stoneware coffee mug")]),
+                ea("button", &[("class", class)], vec![e("svg", vec![])]),
+                e(
+                    "p",
+                    vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                        Holds 12 oz; safe in the dishwasher and the microwave.")],
+                ),
+                ea(
+                    "div",
+                    &[("class", "product-reviews")],
+                    vec![x("Buyer 1: arrived quickly, great mug.")],
+                ),
+            ],
+        )]);
+        main_text_roads(&obs).unwrap().1
+    };
+    let main = product("btn pdp-add-to-cart");
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Buyer 1"), "{main}");
+    assert!(!product("btn_addToBag").contains("Buyer 1"));
+    assert!(product("btn wishlist").contains("Buyer 1"));
+}
+
+#[test]
+fn a_grid_of_buy_buttons_is_not_one_product() {
+    // A description of three paragraphs beside the product's facts (M9 reads the region for one
+    // product); a grid of products each with its buy button is no product page.
+    let shop = |buttons: usize| {
+        let mut body = vec![e("h1", vec![x("Stoneware coffee mug")])];
+        for n in 0..buttons {
+            body.push(e("div", vec![x(&format!("Mug {n} USD 32.00"))]));
+            body.push(e("button", vec![x("Add to cart")]));
+        }
+        body.push(e(
+            "div",
+            (0..3)
+                .map(|n| {
+                    e(
+                        "p",
+                        vec![x(&format!(
+                            "Wheel-thrown stoneware {n}, glazed in an earthy brown, by a small \
+                             studio. Holds 12 oz; safe in the dishwasher and the microwave, \
+                             and made to last, with a handle that fits four fingers."
+                        ))],
+                    )
+                })
+                .collect(),
+        ));
+        // The facts: short lines, no paragraphs.
+        let facts: Vec<T> = (0..36)
+            .map(|n| e("div", vec![x(&format!("Property {n}: value {n}"))]))
+            .collect();
+        body.push(e("div", facts));
+        main_of(page(vec![e("main", body)]))
+    };
+    let one = shop(1);
+    assert!(
+        one.contains("earthy brown") && one.contains("Property 9"),
+        "{one}"
+    );
+    let grid = shop(8);
+    assert!(
+        grid.contains("earthy brown") && !grid.contains("Property 9"),
+        "{grid}"
+    );
+}
+
+#[test]
+fn a_footer_longer_than_the_content_is_cut() {
+    // No declared main: the region is the body, whose footer (testimonials, links, legal
+    // text) is longer than the product above it.
+    let obs = |content: &str| {
+        let quotes: Vec<T> = (0..4)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![x(&format!(
+                        "Client {n}: lovely shop, quick delivery, and such kind people."
+                    ))],
+                )
+            })
+            .collect();
+        page(vec![
+            e(
+                "div",
+                vec![e("h1", vec![x("Hemp dress")]), e("div", vec![x(content)])],
+            ),
+            e(
+                "footer",
+                vec![
+                    e("h2", vec![x("What our clients say")]),
+                    e("div", quotes),
+                    e("div", vec![x("© 2026 The Shop. All rights reserved.")]),
+                ],
+            ),
+        ])
+    };
+    let region = main_text_roads(&obs("Three layers of flowy hemp, a side zip and a pocket."))
+        .unwrap()
+        .1;
+    assert!(region.contains("flowy hemp"), "{region}");
+    assert!(!region.contains("Client 1"), "{region}");
+    // A footer that is nearly the whole region stays: it is what the page shows.
+    let region = main_text_roads(&obs("Dress")).unwrap().1;
+    assert!(region.contains("Client 1"), "{region}");
+}
+
+#[test]
+fn repeated_sibling_blocks_are_read_once() {
+    // A carousel clones its slides for a seamless loop; the same text elsewhere (a reply
+    // quoting a post) is the page's own.
+    let slide = || {
+        e(
+            "div",
+            vec![
+                e("h3", vec![x("Soft wool")]),
+                e(
+                    "div",
+                    vec![x("Superfine fibers feel luxurious and regulate warmth.")],
+                ),
+            ],
+        )
+    };
+    let quote = "Has anyone tried the wool runners in the rain this winter?";
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Wool runner")]),
+            e("div", vec![slide(), slide(), slide()]),
+            e("div", vec![e("div", vec![x(quote)])]),
+            e(
+                "div",
+                vec![
+                    e("blockquote", vec![e("div", vec![x(quote)])]),
+                    x("Yes, fine."),
+                ],
+            ),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert_eq!(region.matches("Superfine").count(), 1, "{region}");
+    assert_eq!(region.matches("in the rain").count(), 2, "{region}");
+}

@@ -16,7 +16,8 @@
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
-//! (a control says "Add to cart", "Buy now", …) its customer reviews
+//! (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
+//! `a_buy_controls_class_says_the_page_sells`) its customer reviews
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
@@ -35,15 +36,19 @@
 //! `a_threads_controls_and_notices_are_cut`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
-//! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`). Lists
-//! of links stay: on such pages they are
-//! the content (a listing's entries, an index of languages).
+//! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`; a site's
+//! footer of testimonials, links and legal text longer than the page's content:
+//! `a_footer_longer_than_the_content_is_cut`), or a shop's customer reviews
+//! (`customer_reviews_longer_than_the_product_are_cut`). Lists of links stay: on such pages they
+//! are the content (a listing's entries, an index of languages). A block that repeats an earlier
+//! sibling's text is read once (a carousel's cloned slides:
+//! `repeated_sibling_blocks_are_read_once`; M9 weighs the region with the repeats).
 
 use crate::observation::Tree;
 
 use super::page::{
     at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
-    tidy_breaks, Page,
+    tidy_breaks, Page, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -160,6 +165,46 @@ fn names_shop_furniture(h: &str) -> bool {
     })
 }
 
+/// The article road on a page that sells (see [`sells`]): a part whose class or id names
+/// [`SHOP_FURNITURE`], which M4 cuts from the chosen part as M8 does from the region
+/// (`a_shops_reviews_are_not_its_article`).
+pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    names_shop_furniture(&hints(page.tree, i))
+}
+
+/// M1 on a page that sells: the parts [`is_shop_furniture`] names (never the page's `main`,
+/// `article` or `body`) are unlikely, their paragraphs never count, so customer reviews longer
+/// than the description do not win the article road (`a_shops_reviews_are_not_its_article`).
+pub(super) fn shop_furniture_is_unlikely(page: &mut Page<'_, '_, '_>) {
+    let tree = page.tree;
+    for &i in &page.r.order {
+        let i = i as usize;
+        let inherited = tree.parent_of(i).is_some_and(|p| at(&page.unlikely, p));
+        let node = tree.node(i);
+        let own = node.is_element()
+            && !matches!(node.tag(), "main" | "article" | "body" | "html")
+            && is_shop_furniture(page, i);
+        if inherited || own {
+            set(&mut page.unlikely, i, true);
+        }
+    }
+}
+
+/// A shop's customer reviews by class or id word ([`SHOP_FURNITURE`] but its seller and
+/// returns), on a page that sells, are cut even when they hold half of the region or more: a
+/// popular product's reviews often outweigh its description
+/// (`customer_reviews_longer_than_the_product_are_cut`). Never the page's `main`, `article` or
+/// `body`.
+fn are_reviews(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let h = hints(page.tree, i);
+    !matches!(
+        page.tree.node(i).tag(),
+        "main" | "article" | "body" | "html"
+    ) && SHOP_FURNITURE
+        .iter()
+        .any(|&k| !matches!(k, "seller" | "returns") && h.contains(k))
+}
+
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
 /// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`).
 const CONTROL_LABELS: &[&str] = &[
@@ -230,8 +275,20 @@ const BUY_CONTROLS: &[&str] = &[
     "buy it now",
 ];
 
+/// How a buy control's class or id is written, without `-` and `_` (`add-to-cart`,
+/// `btn_addtocart`, `addToBag`): a shop's button of an icon or of a label the observation
+/// does not hold (`a_buy_controls_class_says_the_page_sells`).
+const BUY_CLASS_WORDS: &[&str] = &["addtocart", "addtobag", "addtobasket", "buynow"];
+
+/// Whether class or id words name a buy control ([`BUY_CLASS_WORDS`]).
+fn names_buy_control(h: &str) -> bool {
+    let squeezed: String = h.chars().filter(|&c| c != '-' && c != '_').collect();
+    BUY_CLASS_WORDS.iter().any(|k| squeezed.contains(k))
+}
+
 /// Whether the page sells: a short visible text (a button's label) that says to buy
-/// ([`BUY_CONTROLS`]), or an input whose value does.
+/// ([`BUY_CONTROLS`]), an input whose value does, or a rendered element whose class or id does
+/// ([`BUY_CLASS_WORDS`]).
 pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
     let (tree, r) = (page.tree, page.r);
     // A label of under 40 bytes lower-cased was under 120 before (lower-casing shrinks a
@@ -248,8 +305,52 @@ pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
             None => None,
         };
         said.is_some_and(|s| s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p)))
+            || (node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i)))
     })
 }
+
+/// Whether the page sells one product: it sells (see [`sells`]), with at most
+/// [`ONE_PRODUCT_LABELS`] buy labels and [`ONE_PRODUCT_NAMED`] elements whose class or id names
+/// a buy control (outermost only: a wrapper and its button are one control), not a grid of
+/// products each with its button (M9: `a_product_pages_description_is_not_its_main_text`,
+/// `a_grid_of_buy_buttons_is_not_one_product`).
+pub(super) fn sells_one(page: &Page<'_, '_, '_>) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    let mut named = vec![false; tree.obs.nodes.len()];
+    let (mut labels, mut outermost) = (0usize, 0usize);
+    for &i in &r.order {
+        let i = i as usize;
+        let node = tree.node(i);
+        let inside = tree.parent_of(i).is_some_and(|p| at(&named, p));
+        if node.text.is_some() {
+            let t = r.span(i).map_or("", |(a, b)| r.slice(a, b).trim());
+            if t.len() < 120 && {
+                let s = t.to_lowercase();
+                s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p))
+            } {
+                labels += 1;
+            }
+        } else if node.tag() == "input"
+            && node.attr("value").is_some_and(|v| {
+                BUY_CONTROLS
+                    .iter()
+                    .any(|p| v.trim().to_lowercase().starts_with(p))
+            })
+        {
+            labels += 1;
+        }
+        let own = node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i));
+        if own && !inside {
+            outermost += 1;
+        }
+        set(&mut named, i, inside || own);
+    }
+    (labels > 0 || outermost > 0) && labels <= ONE_PRODUCT_LABELS && outermost <= ONE_PRODUCT_NAMED
+}
+
+/// Most buy labels, and most elements named a buy control, on a page that sells one product.
+const ONE_PRODUCT_LABELS: usize = 4;
+const ONE_PRODUCT_NAMED: usize = 9;
 
 /// The region's root: the declared main, else the body.
 pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
@@ -393,6 +494,44 @@ fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
     out
 }
 
+/// Fewest and most bytes of a block whose repetition is cut.
+const REPEAT_MIN: usize = 40;
+const REPEAT_MAX: usize = 4000;
+
+/// A block of [`REPEAT_MIN`] to [`REPEAT_MAX`] bytes that repeats the text of an earlier
+/// sibling (a carousel's cloned slides): `repeated_sibling_blocks_are_read_once`. Only a
+/// sibling: a repeat elsewhere is often the page's own (a reply quoting a post, an interview's
+/// question to each guest, an offer's terms under each offer). `seen` maps a text's hash to its
+/// first block.
+fn repeats(
+    page: &Page<'_, '_, '_>,
+    i: usize,
+    (a, b): (usize, usize),
+    seen: &mut std::collections::HashMap<u64, usize>,
+) -> bool {
+    use std::hash::{Hash, Hasher};
+    let node = page.tree.node(i);
+    if !super::page::is_block(crate::render::layout(node)) {
+        return false;
+    }
+    let t = page.r.slice(a, b).trim();
+    if t.len() < REPEAT_MIN || t.len() > REPEAT_MAX {
+        return false;
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    t.hash(&mut h);
+    match seen.entry(h.finish()) {
+        std::collections::hash_map::Entry::Occupied(first) => {
+            let first = *first.get();
+            first != i && page.tree.parent_of(first) == page.tree.parent_of(i)
+        }
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(i);
+            false
+        }
+    }
+}
+
 /// Most bytes of text per control in a form of controls.
 const FORM_BYTES_PER_CONTROL: usize = 300;
 
@@ -443,20 +582,29 @@ fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
 /// text it keeps, in order.
-pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>) {
+pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>, usize) {
     let Some((start, end)) = page.r.span(root) else {
-        return (String::new(), Vec::new());
+        return (String::new(), Vec::new(), 0);
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
-    // wrapper whose class says "modal" is still the page; the page's chrome (its menu) is cut
-    // however big.
+    // wrapper whose class says "modal" is still the page; the page's chrome (its menu, its
+    // footer) is cut however big, as long as a paragraph's bytes of the region remain.
     let shop = sells(page);
     let recs = recommendations(page, shop);
+    let mut seen = std::collections::HashMap::new();
+    let mut repeated = 0;
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        (2 * (b - a) <= end - start || is_chrome(page, i))
-            && (at(&recs, i) || is_cut(page, i, shop))
+        let cut = ((2 * (b - a) <= end - start
+            || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
+            && (at(&recs, i) || is_cut(page, i, shop)))
+            || (shop && are_reviews(page, i));
+        if !cut && repeats(page, i, (a, b), &mut seen) {
+            repeated += b - a;
+            return true;
+        }
+        cut
     });
-    (tidy_breaks(&text), kept)
+    (tidy_breaks(&text), kept, repeated)
 }
 
 #[cfg(test)]
