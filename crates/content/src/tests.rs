@@ -1375,6 +1375,34 @@ fn reference_entries_in_definition_lists_are_kept() {
 }
 
 #[test]
+fn linked_terms_of_a_definition_list_are_kept() {
+    // An API reference: each entry's term is a link to its own page, its description follows.
+    let entry = |term: &str, what: &str| {
+        vec![
+            e("dt", vec![e("a", vec![e("code", vec![x(term)])])]),
+            e("dd", vec![para(what)]),
+        ]
+    };
+    let mut entries = entry("WebSocket.close()", "Closes the connection to the server.");
+    entries.extend(entry(
+        "WebSocket.send()",
+        "Enqueues data to be transmitted to the server.",
+    ));
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e("dl", entries),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("WebSocket.send()"), "{main}");
+    assert!(main.contains("Enqueues data"), "{main}");
+}
+
+#[test]
 fn layout_wrappers_are_not_hint_words() {
     // A utility class (`overflow-hidden`) and a page builder's widget wrapper around content:
     // neither says hidden nor widget of the text inside.
