@@ -37,7 +37,9 @@
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
-//!   signature and description: `reference_entries_in_definition_lists_are_kept`), nor a
+//!   signature and description: `reference_entries_in_definition_lists_are_kept`; shorter, when
+//!   its descriptions are two paragraphs or more, not a label's value:
+//!   `short_reference_entries_written_as_paragraphs_are_kept`), nor a
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
@@ -535,7 +537,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     }
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
-        && !(tag == "dl" && weight >= 0.0 && text >= DL_MIN_BYTES)
+        && !(tag == "dl" && weight >= 0.0 && (text >= DL_MIN_BYTES || c.p >= 2))
         && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
     {
         return true;

@@ -1403,6 +1403,32 @@ fn linked_terms_of_a_definition_list_are_kept() {
 }
 
 #[test]
+fn short_reference_entries_written_as_paragraphs_are_kept() {
+    // Two methods, each described by a short paragraph: under the size of a reference entry,
+    // but its descriptions are written as paragraphs, not a label's value.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "dl",
+                vec![
+                    e("dt", vec![x("close()")]),
+                    e("dd", vec![para("Closes the connection.")]),
+                    e("dt", vec![x("send()")]),
+                    e("dd", vec![para("Enqueues data to be transmitted.")]),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Enqueues data to be transmitted"), "{main}");
+    assert!(main.contains("Closes the connection"), "{main}");
+}
+
+#[test]
 fn layout_wrappers_are_not_hint_words() {
     // A utility class (`overflow-hidden`) and a page builder's widget wrapper around content:
     // neither says hidden nor widget of the text inside.
