@@ -41,7 +41,9 @@
 //!   its descriptions are two paragraphs or more, not a label's value:
 //!   `short_reference_entries_written_as_paragraphs_are_kept`), nor a
 //!   list or form without a negative class word holding four paragraphs or more and little link
-//!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
+//!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
+//!   negative class word whose every item is a paragraph and that has little link text (a
+//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -539,6 +541,11 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
         && !(tag == "dl" && weight >= 0.0 && (text >= DL_MIN_BYTES || c.p >= 2))
         && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
+        && !(matches!(tag, "ul" | "ol")
+            && c.li > 0
+            && c.p >= c.li
+            && page.density(i) < 0.25
+            && weight >= 0.0)
     {
         return true;
     }

@@ -1504,6 +1504,31 @@ fn a_list_of_paragraphs_is_kept() {
 }
 
 #[test]
+fn a_short_list_of_paragraphs_is_kept() {
+    // A reference's notes: two items, each written as a paragraph (`li > p`); too few to
+    // outweigh the list's tag, still the text.
+    let item = |t: &str| e("li", vec![para(t)]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "ul",
+                vec![
+                    item("Added the optional object_pairs_hook parameter."),
+                    item("All optional parameters are now keyword-only."),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("keyword-only"), "{main}");
+}
+
+#[test]
 fn buttons_do_not_make_a_block_a_form() {
     // An article whose questions and answers open from buttons (an accordion, shown open): the
     // conditional rule's inputs are a form's fields, not the buttons a page toggles its text with.
