@@ -13,7 +13,8 @@
 //!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
 //!   (div +5; pre, td, blockquote +3; lists, forms −3; headings, th −5) and its class/id hints
 //!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25;
-//!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`; "header" is no
+//!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor scroll-margin
+//!   utilities: `scroll_margin_utilities_are_not_hint_words`; "header" is no
 //!   negative word: `a_header_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
 //!   parent that scores at least as well replaces it.

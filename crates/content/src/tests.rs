@@ -1457,6 +1457,34 @@ fn layout_wrappers_are_not_hint_words() {
 }
 
 #[test]
+fn scroll_margin_utilities_are_not_hint_words() {
+    // A reference's section headings keep clear of a sticky bar when linked to
+    // (`scroll-mt-20`, `g-offset-scroll-margin-top`): a layout utility, no scroller.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "h2",
+                &[("class", "scroll-mt-20 flex items-center")],
+                vec![x("Configure the default network")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "h3",
+                &[("class", "g-offset-scroll-margin-top")],
+                vec![x("Specify a dependency")],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Configure the default network"), "{main}");
+    assert!(main.contains("Specify a dependency"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(

@@ -113,7 +113,8 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role)
 /// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
 /// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
-/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`).
+/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`; a linked heading's
+/// `scroll-mt-20` or `scroll-margin-top`, no scroller: `scroll_margin_utilities_are_not_hint_words`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
@@ -125,6 +126,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || t.starts_with("tag-")
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
+                    || is_scroll_spacing(&t)
                     || t.starts_with("elementor-widget")
                     || t.starts_with("hs_cos_wrapper"))
                 {
@@ -135,6 +137,20 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
         }
     }
     s
+}
+
+/// A scroll-margin or scroll-padding utility (`scroll-margin-top`, Tailwind's `scroll-mt-20`,
+/// `md:scroll-px-4`): where a linked heading stops under a sticky bar, no scroller.
+fn is_scroll_spacing(token: &str) -> bool {
+    let t = token.rsplit(':').next().unwrap_or(token);
+    token.contains("scroll-margin")
+        || token.contains("scroll-padding")
+        || t.strip_prefix("scroll-")
+            .and_then(|r| r.strip_prefix('m').or_else(|| r.strip_prefix('p')))
+            .is_some_and(|r| {
+                let r = r.trim_start_matches(['t', 'b', 'l', 'r', 'x', 'y', 's', 'e']);
+                r.starts_with('-') && r.len() > 1
+            })
 }
 
 /// Words that name the body of a post outright: they win over any negative word.
