@@ -32,7 +32,8 @@
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
-//!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text, or mostly links
+//!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text (not a block that
+//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`), or mostly links
 //!   (`headline_lists_are_cut`); never a code block
 //!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
@@ -562,11 +563,23 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     (c.img > 1 && p / (c.img as f64) < 0.5)
         || (!is_list && c.li > c.p + 1 && density > 0.3)
         || ((c.inputs - c.buttons) as f64 > (p / 3.0).floor() && c.inputs > c.buttons)
-        || (!is_list && text < MIN_PARAGRAPH_BYTES && (c.img == 0 || c.img > 2))
+        || (!is_list
+            && text < MIN_PARAGRAPH_BYTES
+            && (c.img == 0 || c.img > 2)
+            && !wraps_heading(tree, i))
         || (weight < 25.0 && density > 0.5)
         || (weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
+}
+
+/// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading
+/// with its anchor or edit link (MediaWiki's `div.mw-heading`), short but no noise.
+fn wraps_heading(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i)
+        .kids
+        .iter()
+        .any(|&k| is_heading(tree.node(k as usize).tag()))
 }
 
 /// The least text of a definition list that is a reference entry, not a label and its value.

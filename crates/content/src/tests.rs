@@ -1485,6 +1485,28 @@ fn scroll_margin_utilities_are_not_hint_words() {
 }
 
 #[test]
+fn headings_wrapped_in_a_block_are_kept() {
+    // MediaWiki's section headings: a `div` around the heading and its edit link, under a
+    // paragraph's size, and no block of nearly no text to cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "mw-heading mw-heading3")],
+                vec![e("h3", vec![x("Environment variables")])],
+            ),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Environment variables"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(
