@@ -33,7 +33,9 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
 //!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text (not a block that
-//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`), or mostly links
+//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`, nor one of two paragraphs or
+//!   more, a reference's parameter and its type: `short_blocks_of_several_paragraphs_are_kept`),
+//!   or mostly links
 //!   (`headline_lists_are_cut`); never a code block
 //!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
@@ -566,7 +568,8 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (!is_list
             && text < MIN_PARAGRAPH_BYTES
             && (c.img == 0 || c.img > 2)
-            && !wraps_heading(tree, i))
+            && !wraps_heading(tree, i)
+            && c.p < 2)
         || (weight < 25.0 && density > 0.5)
         || (weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)

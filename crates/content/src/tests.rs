@@ -1507,6 +1507,35 @@ fn headings_wrapped_in_a_block_are_kept() {
 }
 
 #[test]
+fn short_blocks_of_several_paragraphs_are_kept() {
+    // An API reference's parameter: its name, type and whether it is required, each its own
+    // paragraph; under a paragraph's size together, still the reference, not an empty block.
+    let param = |name: &str| {
+        e(
+            "div",
+            vec![
+                e("p", vec![x(name)]),
+                e("p", vec![x("int")]),
+                e("p", vec![x("Required")]),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            param("amount"),
+            para(&prose(1, "Doc")),
+            param("quantity"),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("amount"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(
