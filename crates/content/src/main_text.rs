@@ -26,8 +26,10 @@
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
-//!   all link (`link_only_promotions_are_cut`; not a definition list's term, a reference
-//!   entry's name linked to its own page: `linked_terms_of_a_definition_list_are_kept`) or start by pointing elsewhere ("Related:",
+//!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
+//!   a reference entry's name linked to its own page:
+//!   `linked_terms_of_a_definition_list_are_kept`, `linked_table_cells_are_kept`) or start by
+//!   pointing elsewhere ("Related:",
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
@@ -492,9 +494,10 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let (a, b) = page.r.span(i).unwrap_or((0, 0));
     let text = page.r.slice(a, b).trim();
     // A short block that is all link: a promotion of another page ("READ MORE ON …").
-    // Not a definition term: a reference's entry names itself by a link to its own page.
+    // Not a definition term nor a table's cell: a reference's entry names itself by a link to
+    // its own page.
     if !is_heading(tag)
-        && tag != "dt"
+        && !matches!(tag, "dt" | "td" | "th")
         && is_block(layout(node))
         && text.len() < 160
         && page.density(i) > 0.9

@@ -1403,6 +1403,45 @@ fn linked_terms_of_a_definition_list_are_kept() {
 }
 
 #[test]
+fn linked_table_cells_are_kept() {
+    // A reference's table: each row names its entry by a link to its own page, then says
+    // what it does; the linked cell is the table's text, not a promotion.
+    let row = |name: &str, what: &str| {
+        e(
+            "tr",
+            vec![e("td", vec![link(name)]), e("td", vec![x(what)])],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "table",
+                vec![e(
+                    "tbody",
+                    vec![
+                        row(
+                            "chain.from_iterable()",
+                            "Chains the iterables of an iterable, lazily.",
+                        ),
+                        row(
+                            "combinations()",
+                            "Every combination of r elements, in sorted order.",
+                        ),
+                    ],
+                )],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Every combination"), "{main}");
+    assert!(main.contains("chain.from_iterable()"), "{main}");
+}
+
+#[test]
 fn short_reference_entries_written_as_paragraphs_are_kept() {
     // Two methods, each described by a short paragraph: under the size of a reference entry,
     // but its descriptions are written as paragraphs, not a label's value.
