@@ -22,8 +22,9 @@
 //!   or is a paragraph of over 80 bytes with little link text.
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
 //!   `button`, navigation-like roles, parts whose class or id says comments, replies, related
-//!   posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
-//!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
+//!   posts, sharing, newsletters, ads (not a token that hides them, `hide-…-ad`, `no-ads`:
+//!   `tokens_that_hide_ads_are_not_ads`), bylines (`related_post_cards_are_cut`; not inside
+//!   `pre` or `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
 //!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,

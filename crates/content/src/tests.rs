@@ -1575,6 +1575,34 @@ fn short_blocks_of_several_paragraphs_are_kept() {
 }
 
 #[test]
+fn tokens_that_hide_ads_are_not_ads() {
+    // A block that says to hide the ad beside it (`hide-inline-ad`) holds text, not an ad;
+    // a block named an ad still goes.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "summary-item hide-inline-ad")],
+                vec![para(&prose(1, "Doc"))],
+            ),
+            para(&prose(2, "Doc")),
+            ea(
+                "div",
+                &[("class", "ad-slot")],
+                vec![para("Buy the new phone today, now on sale everywhere.")],
+            ),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 1"), "{main}");
+    assert!(main.contains("Doc sentence 3"), "{main}");
+    assert!(!main.contains("Buy the new phone"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(

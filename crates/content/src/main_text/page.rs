@@ -168,12 +168,18 @@ pub(super) const BODY_NAMES: &[&str] = &[
 
 pub(super) fn has_ad_token(h: &str) -> bool {
     h.split(|c: char| c.is_whitespace()).any(|t| {
-        AD_TOKENS.contains(&t)
-            || t.starts_with("ad-")
-            || t.starts_with("ads-")
-            || t.ends_with("-ad")
-            || t.ends_with("-ads")
-            || t.starts_with("advert")
+        // A token that hides or leaves out ads (`hide-read-more-ad`, `no-ads`) says the
+        // part holds none (`tokens_that_hide_ads_are_not_ads`).
+        let negated = ["hide-", "hidden-", "no-", "without-"]
+            .iter()
+            .any(|p| t.starts_with(p));
+        !negated
+            && (AD_TOKENS.contains(&t)
+                || t.starts_with("ad-")
+                || t.starts_with("ads-")
+                || t.ends_with("-ad")
+                || t.ends_with("-ads")
+                || t.starts_with("advert"))
     })
 }
 
