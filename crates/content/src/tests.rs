@@ -2759,6 +2759,41 @@ fn a_listings_entries_with_long_linked_titles_are_not_menus() {
 }
 
 #[test]
+fn an_entrys_header_is_not_the_banner() {
+    // A listing of stories, each an `article` whose `header` holds its title and date; the
+    // site's banner is a `header` too, outside them.
+    let entries: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "article",
+                vec![
+                    e(
+                        "header",
+                        vec![
+                            e(
+                                "h2",
+                                vec![link(&format!("Asteroid number {n} will miss the Moon"))],
+                            ),
+                            x("Posted on Saturday"),
+                        ],
+                    ),
+                    e("p", vec![x("Astronomers say so.")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e(
+            "header",
+            vec![link("Stories"), link("Polls"), x("The site of news")],
+        ),
+        e("main", entries),
+    ]));
+    assert!(main.contains("Asteroid number 3 will miss"), "{main}");
+    assert!(!main.contains("The site of news"), "{main}");
+}
+
+#[test]
 fn menus_are_cut_from_the_region() {
     // A listing: its entries are links with long titles (kept); the site's menu is short links.
     let entries: Vec<T> = (0..6)

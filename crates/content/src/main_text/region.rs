@@ -2,8 +2,9 @@
 //! collection of cards, a thread of short posts, a docs index): the page's declared content
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, footers,
-//! the page's banner, menus of short links (not a listing's entry: a linked heading or a long
-//! linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! the page's banner (a `header`, not one inside one of several sibling `article`s, an entry's or
+//! a post's head: `an_entrys_header_is_not_the_banner`), menus of short links (not a listing's
+//! entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads (not a listing's grid that hides the ad
@@ -241,7 +242,10 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     if noise_by_kind(tree, i) {
         return true;
     }
-    if matches!(node.tag(), "header" | "input" | "label" | "fieldset") {
+    if node.tag() == "header" && !in_article(page, i) {
+        return true;
+    }
+    if matches!(node.tag(), "input" | "label" | "fieldset") {
         return true;
     }
     if node.tag() == "form" {
@@ -266,6 +270,27 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// Whether an element is inside one of several sibling `article`s (a listing's entries, a
+/// thread's posts): its `header` is the entry's or the post's head (its title, its date), not
+/// the page's banner (`an_entrys_header_is_not_the_banner`).
+fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    let Some(a) = tree
+        .ancestors(i)
+        .skip(1)
+        .find(|&a| tree.node(a).tag() == "article")
+    else {
+        return false;
+    };
+    tree.parent_of(a).is_some_and(|p| {
+        tree.node(p)
+            .kids
+            .iter()
+            .filter(|&&k| k as usize != a && tree.node(k as usize).tag() == "article")
+            .any(|&k| page.r.span(k as usize).is_some())
+    })
 }
 
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
