@@ -17,7 +17,8 @@
 //!   (article, content, main, post, … +25; weak negative: nav, footer, sidebar, meta, … −25;
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor script hooks'
 //!   `js-…`: `script_hook_classes_are_not_hint_words`, nor a breakpoint's
-//!   `hidden`: `breakpoint_hidden_classes_are_not_noise`; "header" is no
+//!   `hidden`: `breakpoint_hidden_classes_are_not_noise`, nor scroll-margin utilities:
+//!   `scroll_margin_utilities_are_not_hint_words`; "header" is no
 //!   negative word: `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
@@ -27,24 +28,36 @@
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
 //!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
-//!   comments, replies, related posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
+//!   comments, replies, related posts, sharing, newsletters, ads (not a token that hides them,
+//!   `hide-…-ad`, `no-ads`: `tokens_that_hide_ads_are_not_ads`), bylines
+//!   (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
-//!   all link (`link_only_promotions_are_cut`) or start by pointing elsewhere ("Related:",
+//!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
+//!   a reference entry's name linked to its own page:
+//!   `linked_terms_of_a_definition_list_are_kept`, `linked_table_cells_are_kept`) or start by
+//!   pointing elsewhere ("Related:",
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
-//!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text, or mostly links
+//!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text (not a block that
+//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`, nor one of two paragraphs or
+//!   more, a reference's parameter and its type: `short_blocks_of_several_paragraphs_are_kept`),
+//!   or mostly links
 //!   (`headline_lists_are_cut`); never a code block
 //!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
-//!   signature and description: `reference_entries_in_definition_lists_are_kept`), nor a
+//!   signature and description: `reference_entries_in_definition_lists_are_kept`; shorter, when
+//!   its descriptions are two paragraphs or more, not a label's value:
+//!   `short_reference_entries_written_as_paragraphs_are_kept`), nor a
 //!   list or form without a negative class word holding four paragraphs or more and little link
-//!   text (a service page's features: `a_list_of_paragraphs_is_kept`).
+//!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
+//!   negative class word whose every item is a paragraph and that has little link text (a
+//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -584,7 +597,14 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let (a, b) = page.r.span(i).unwrap_or((0, 0));
     let text = page.r.slice(a, b).trim();
     // A short block that is all link: a promotion of another page ("READ MORE ON …").
-    if !is_heading(tag) && is_block(layout(node)) && text.len() < 160 && page.density(i) > 0.9 {
+    // Not a definition term nor a table's cell: a reference's entry names itself by a link to
+    // its own page.
+    if !is_heading(tag)
+        && !matches!(tag, "dt" | "td" | "th")
+        && is_block(layout(node))
+        && text.len() < 160
+        && page.density(i) > 0.9
+    {
         return true;
     }
     if is_block(layout(node)) && COMMENT_HEADINGS.contains(&text.to_lowercase().as_str()) {
@@ -629,8 +649,13 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     }
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
-        && !(tag == "dl" && weight >= 0.0 && text >= DL_MIN_BYTES)
+        && !(tag == "dl" && weight >= 0.0 && (text >= DL_MIN_BYTES || c.p >= 2))
         && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
+        && !(matches!(tag, "ul" | "ol")
+            && c.li > 0
+            && c.p >= c.li
+            && page.density(i) < 0.25
+            && weight >= 0.0)
     {
         return true;
     }
@@ -646,11 +671,24 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     (c.img > 1 && p / (c.img as f64) < 0.5)
         || (!is_list && c.li > c.p + 1 && density > 0.3)
         || ((c.inputs - c.buttons) as f64 > (p / 3.0).floor() && c.inputs > c.buttons)
-        || (!is_list && text < MIN_PARAGRAPH_BYTES && (c.img == 0 || c.img > 2))
+        || (!is_list
+            && text < MIN_PARAGRAPH_BYTES
+            && (c.img == 0 || c.img > 2)
+            && !wraps_heading(tree, i)
+            && c.p < 2)
         || (weight < 25.0 && density > 0.5)
         || (weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
+}
+
+/// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading
+/// with its anchor or edit link (MediaWiki's `div.mw-heading`), short but no noise.
+fn wraps_heading(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i)
+        .kids
+        .iter()
+        .any(|&k| is_heading(tree.node(k as usize).tag()))
 }
 
 /// The least text of a definition list that is a reference entry, not a label and its value.

@@ -1375,6 +1375,99 @@ fn reference_entries_in_definition_lists_are_kept() {
 }
 
 #[test]
+fn linked_terms_of_a_definition_list_are_kept() {
+    // An API reference: each entry's term is a link to its own page, its description follows.
+    let entry = |term: &str, what: &str| {
+        vec![
+            e("dt", vec![e("a", vec![e("code", vec![x(term)])])]),
+            e("dd", vec![para(what)]),
+        ]
+    };
+    let mut entries = entry("WebSocket.close()", "Closes the connection to the server.");
+    entries.extend(entry(
+        "WebSocket.send()",
+        "Enqueues data to be transmitted to the server.",
+    ));
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e("dl", entries),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("WebSocket.send()"), "{main}");
+    assert!(main.contains("Enqueues data"), "{main}");
+}
+
+#[test]
+fn linked_table_cells_are_kept() {
+    // A reference's table: each row names its entry by a link to its own page, then says
+    // what it does; the linked cell is the table's text, not a promotion.
+    let row = |name: &str, what: &str| {
+        e(
+            "tr",
+            vec![e("td", vec![link(name)]), e("td", vec![x(what)])],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "table",
+                vec![e(
+                    "tbody",
+                    vec![
+                        row(
+                            "chain.from_iterable()",
+                            "Chains the iterables of an iterable, lazily.",
+                        ),
+                        row(
+                            "combinations()",
+                            "Every combination of r elements, in sorted order.",
+                        ),
+                    ],
+                )],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Every combination"), "{main}");
+    assert!(main.contains("chain.from_iterable()"), "{main}");
+}
+
+#[test]
+fn short_reference_entries_written_as_paragraphs_are_kept() {
+    // Two methods, each described by a short paragraph: under the size of a reference entry,
+    // but its descriptions are written as paragraphs, not a label's value.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "dl",
+                vec![
+                    e("dt", vec![x("close()")]),
+                    e("dd", vec![para("Closes the connection.")]),
+                    e("dt", vec![x("send()")]),
+                    e("dd", vec![para("Enqueues data to be transmitted.")]),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Enqueues data to be transmitted"), "{main}");
+    assert!(main.contains("Closes the connection"), "{main}");
+}
+
+#[test]
 fn layout_wrappers_are_not_hint_words() {
     // A utility class (`overflow-hidden`) and a page builder's widget wrapper around content:
     // neither says hidden nor widget of the text inside.
@@ -1493,6 +1586,113 @@ fn a_tools_class_is_not_noise() {
 }
 
 #[test]
+fn scroll_margin_utilities_are_not_hint_words() {
+    // A reference's section headings keep clear of a sticky bar when linked to
+    // (`scroll-mt-20`, `g-offset-scroll-margin-top`): a layout utility, no scroller.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "h2",
+                &[("class", "scroll-mt-20 flex items-center")],
+                vec![x("Configure the default network")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "h3",
+                &[("class", "g-offset-scroll-margin-top")],
+                vec![x("Specify a dependency")],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Configure the default network"), "{main}");
+    assert!(main.contains("Specify a dependency"), "{main}");
+}
+
+#[test]
+fn headings_wrapped_in_a_block_are_kept() {
+    // MediaWiki's section headings: a `div` around the heading and its edit link, under a
+    // paragraph's size, and no block of nearly no text to cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "mw-heading mw-heading3")],
+                vec![e("h3", vec![x("Environment variables")])],
+            ),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("Environment variables"), "{main}");
+}
+
+#[test]
+fn short_blocks_of_several_paragraphs_are_kept() {
+    // An API reference's parameter: its name, type and whether it is required, each its own
+    // paragraph; under a paragraph's size together, still the reference, not an empty block.
+    let param = |name: &str| {
+        e(
+            "div",
+            vec![
+                e("p", vec![x(name)]),
+                e("p", vec![x("int")]),
+                e("p", vec![x("Required")]),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            param("amount"),
+            para(&prose(1, "Doc")),
+            param("quantity"),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("amount"), "{main}");
+}
+
+#[test]
+fn tokens_that_hide_ads_are_not_ads() {
+    // A block that says to hide the ad beside it (`hide-inline-ad`) holds text, not an ad;
+    // a block named an ad still goes.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "summary-item hide-inline-ad")],
+                vec![para(&prose(1, "Doc"))],
+            ),
+            para(&prose(2, "Doc")),
+            ea(
+                "div",
+                &[("class", "ad-slot")],
+                vec![para("Buy the new phone today, now on sale everywhere.")],
+            ),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 1"), "{main}");
+    assert!(main.contains("Doc sentence 3"), "{main}");
+    assert!(!main.contains("Buy the new phone"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(
@@ -1537,6 +1737,31 @@ fn a_list_of_paragraphs_is_kept() {
     let main = main_of(obs);
     assert!(main.contains("Doc sentence 2"), "{main}");
     assert!(main.contains("Split big work"), "{main}");
+}
+
+#[test]
+fn a_short_list_of_paragraphs_is_kept() {
+    // A reference's notes: two items, each written as a paragraph (`li > p`); too few to
+    // outweigh the list's tag, still the text.
+    let item = |t: &str| e("li", vec![para(t)]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "ul",
+                vec![
+                    item("Added the optional object_pairs_hook parameter."),
+                    item("All optional parameters are now keyword-only."),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Doc sentence 2"), "{main}");
+    assert!(main.contains("keyword-only"), "{main}");
 }
 
 #[test]
@@ -2671,6 +2896,41 @@ fn a_listings_entries_with_long_linked_titles_are_not_menus() {
     assert!(!main.contains("Deals"), "{main}");
     // A thread's "Similar threads" heads other threads, not this page's content.
     assert!(!main.contains("Which edition"), "{main}");
+}
+
+#[test]
+fn an_entrys_header_is_not_the_banner() {
+    // A listing of stories, each an `article` whose `header` holds its title and date; the
+    // site's banner is a `header` too, outside them.
+    let entries: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "article",
+                vec![
+                    e(
+                        "header",
+                        vec![
+                            e(
+                                "h2",
+                                vec![link(&format!("Asteroid number {n} will miss the Moon"))],
+                            ),
+                            x("Posted on Saturday"),
+                        ],
+                    ),
+                    e("p", vec![x("Astronomers say so.")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e(
+            "header",
+            vec![link("Stories"), link("Polls"), x("The site of news")],
+        ),
+        e("main", entries),
+    ]));
+    assert!(main.contains("Asteroid number 3 will miss"), "{main}");
+    assert!(!main.contains("The site of news"), "{main}");
 }
 
 #[test]

@@ -116,11 +116,13 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// blog engines add (`category-…`, `tag-…`: they name the post's topic, not the element's role)
 /// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
 /// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
-/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`), nor script hooks
-/// (`js-…`: a forum's `js-replyNewMessageContainer` holds the thread's posts, not replies to an
-/// article: `script_hook_classes_are_not_hint_words`), nor a utility's breakpoint `hidden` in a
-/// class of variants (`maxlg:hidden`, or `hidden` beside `md:block`: the block hides at some
-/// widths only, and the person sees it: `breakpoint_hidden_classes_are_not_noise`).
+/// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`; a linked heading's
+/// `scroll-mt-20` or `scroll-margin-top`, no scroller: `scroll_margin_utilities_are_not_hint_words`),
+/// nor script hooks (`js-…`: a forum's `js-replyNewMessageContainer` holds the thread's posts,
+/// not replies to an article: `script_hook_classes_are_not_hint_words`), nor a utility's
+/// breakpoint `hidden` in a class of variants (`maxlg:hidden`, or `hidden` beside `md:block`:
+/// the block hides at some widths only, and the person sees it:
+/// `breakpoint_hidden_classes_are_not_noise`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
@@ -135,6 +137,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || t.starts_with("tag-")
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
+                    || is_scroll_spacing(&t)
                     || t.starts_with("elementor-widget")
                     || t.starts_with("hs_cos_wrapper")
                     || t.starts_with("js-"))
@@ -146,6 +149,20 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
         }
     }
     s
+}
+
+/// A scroll-margin or scroll-padding utility (`scroll-margin-top`, Tailwind's `scroll-mt-20`,
+/// `md:scroll-px-4`): where a linked heading stops under a sticky bar, no scroller.
+fn is_scroll_spacing(token: &str) -> bool {
+    let t = token.rsplit(':').next().unwrap_or(token);
+    token.contains("scroll-margin")
+        || token.contains("scroll-padding")
+        || t.strip_prefix("scroll-")
+            .and_then(|r| r.strip_prefix('m').or_else(|| r.strip_prefix('p')))
+            .is_some_and(|r| {
+                let r = r.trim_start_matches(['t', 'b', 'l', 'r', 'x', 'y', 's', 'e']);
+                r.starts_with('-') && r.len() > 1
+            })
 }
 
 /// Words that name the body of a post outright: they win over any negative word.
@@ -163,12 +180,18 @@ pub(super) const BODY_NAMES: &[&str] = &[
 
 pub(super) fn has_ad_token(h: &str) -> bool {
     h.split(|c: char| c.is_whitespace()).any(|t| {
-        AD_TOKENS.contains(&t)
-            || t.starts_with("ad-")
-            || t.starts_with("ads-")
-            || t.ends_with("-ad")
-            || t.ends_with("-ads")
-            || t.starts_with("advert")
+        // A token that hides or leaves out ads (`hide-read-more-ad`, `no-ads`) says the
+        // part holds none (`tokens_that_hide_ads_are_not_ads`).
+        let negated = ["hide-", "hidden-", "no-", "without-"]
+            .iter()
+            .any(|p| t.starts_with(p));
+        !negated
+            && (AD_TOKENS.contains(&t)
+                || t.starts_with("ad-")
+                || t.starts_with("ads-")
+                || t.ends_with("-ad")
+                || t.ends_with("-ads")
+                || t.starts_with("advert"))
     })
 }
 

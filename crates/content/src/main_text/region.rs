@@ -9,11 +9,14 @@
 //! `a_menu_named_by_its_class_is_cut_from_the_region`),
 //! buttons (not one that asks a question: `question_buttons_are_kept`),
 //! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
-//! which heads that section: `a_sections_header_is_kept_in_the_region`), menus of short links
+//! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one inside one of
+//! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
+//! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
-//! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
+//! cookie notice, sharing, newsletter, breadcrumb, ads (not a listing's grid that hides the ad
+//! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`) or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
@@ -379,7 +382,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         return true;
     }
     if matches!(node.tag(), "input" | "label" | "fieldset")
-        || (node.tag() == "header" && !heads_a_section(tree, i))
+        || (node.tag() == "header" && !heads_a_section(tree, i) && !in_article(page, i))
     {
         return true;
     }
@@ -449,6 +452,27 @@ fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
         .map(|a| tree.node(a).tag())
         .find(|t| matches!(*t, "main" | "article" | "section" | "aside" | "body"))
         == Some("section")
+}
+
+/// Whether an element is inside one of several sibling `article`s (a listing's entries, a
+/// thread's posts): its `header` is the entry's or the post's head (its title, its date), not
+/// the page's banner (`an_entrys_header_is_not_the_banner`).
+fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    let Some(a) = tree
+        .ancestors(i)
+        .skip(1)
+        .find(|&a| tree.node(a).tag() == "article")
+    else {
+        return false;
+    };
+    tree.parent_of(a).is_some_and(|p| {
+        tree.node(p)
+            .kids
+            .iter()
+            .filter(|&&k| k as usize != a && tree.node(k as usize).tag() == "article")
+            .any(|&k| page.r.span(k as usize).is_some())
+    })
 }
 
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
