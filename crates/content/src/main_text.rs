@@ -75,8 +75,10 @@
 //!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`),
 //!   it is a page's questions and answers (an accordion, a FAQ: one section of a service page),
 //!   or it is a short part of a page that sells one product (its description, the region
-//!   holding its price, options and specifications); else the region (M8): products, listings,
-//!   threads, service pages.
+//!   holding its price, options and specifications), or the page is undated (no `time`, byline
+//!   or date) and the region's text outside the part is mostly prose, the other sections of a
+//!   landing page (`an_undated_page_of_prose_sections_reads_as_the_region`); else the region
+//!   (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
@@ -297,6 +299,131 @@ fn is_article(roads: &Roads) -> bool {
         && !roads.one_post
         && !roads.part_is_faq
         && !description
+        && !undated_sections(roads, article, region)
+}
+
+/// M9: whether the page is an undated page of sections whose other sections the article road
+/// left: nothing on it is dated (no `time` element, no byline or publication class word, no
+/// date in the region's text: [`Roads::dated`]), the article road's text is under
+/// [`UNDATED_SHARE`] of the region's, and at least [`REST_PROSE_SHARE`] of the region's text
+/// outside it is in lines of prose (a service page's hero, features and testimonials written as
+/// sentences, not a listing's short entries nor a menu's links). A news story is dated; a
+/// landing page is not, and its sections are its text
+/// (`an_undated_page_of_prose_sections_reads_as_the_region`).
+fn undated_sections(roads: &Roads, article: f64, region: f64) -> bool {
+    !roads.dated
+        && article < UNDATED_SHARE * region
+        && rest_long_share(&roads.article, &roads.region) >= REST_PROSE_SHARE
+}
+
+/// The share of the region's text outside the article road's lines (by line) that is in lines of
+/// [`LONG_LINE`] characters or more.
+fn rest_long_share(article: &str, region: &str) -> f64 {
+    let kept: std::collections::HashSet<&str> = article
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let (mut all, mut long) = (0usize, 0usize);
+    for line in region.lines().map(str::trim) {
+        if line.is_empty() || kept.contains(line) {
+            continue;
+        }
+        all += line.len();
+        if line.chars().count() >= LONG_LINE {
+            long += line.len();
+        }
+    }
+    if all == 0 {
+        0.0
+    } else {
+        long as f64 / all as f64
+    }
+}
+
+/// Class, id or itemprop words of a dated text's parts: its byline and publication date, or a
+/// post's relative date ("3 days ago").
+const DATE_WORDS: &[&str] = &[
+    "byline",
+    "author",
+    "publish",
+    "posted",
+    "dateline",
+    "entry-date",
+    "post-date",
+    "article-date",
+    "timeago",
+    "timestamp",
+];
+
+/// Whether the page is dated: a visible `time` element, a visible part whose class, id or
+/// itemprop names a byline or a publication date ([`DATE_WORDS`]), or a date in the region's
+/// text ([`has_date`]).
+fn is_dated(page: &Page<'_, '_, '_>, region: &str) -> bool {
+    let tree = page.tree;
+    page.r.order.iter().map(|&i| i as usize).any(|i| {
+        let node = tree.node(i);
+        node.is_element()
+            && page.r.span(i).is_some()
+            && (node.tag() == "time"
+                || ["class", "id", "itemprop"].iter().any(|a| {
+                    node.attr(a).is_some_and(|v| {
+                        let v = v.to_ascii_lowercase();
+                        DATE_WORDS.iter().any(|w| v.contains(w))
+                    })
+                }))
+    }) || has_date(region)
+}
+
+/// Whether a text holds a date written out: a month's name with a day and a year ("March 3,
+/// 2024", "3 Mar 2024") or an ISO date ("2024-03-03").
+fn has_date(text: &str) -> bool {
+    const MONTHS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let is_month = |w: &str| {
+        let w = w.trim_end_matches(['.', ',']).to_ascii_lowercase();
+        w.len() >= 3 && MONTHS.iter().any(|m| m.starts_with(&w))
+    };
+    let is_day = |w: &str| {
+        let w = w.trim_end_matches(',');
+        (1..=2).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    let is_year = |w: &str| {
+        let w = w.trim_end_matches([',', '.']);
+        w.len() == 4
+            && (w.starts_with("19") || w.starts_with("20"))
+            && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let written = words.windows(3).any(|w| match w {
+        [a, b, c] => is_year(c) && ((is_month(a) && is_day(b)) || (is_day(a) && is_month(b))),
+        _ => false,
+    });
+    let iso = |w: &str| {
+        let digits = |r: std::ops::Range<usize>| {
+            w.get(r)
+                .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let sep = w.get(4..5).filter(|s| matches!(*s, "-" | "/"));
+        w.get(..4).is_some_and(is_year)
+            && sep.is_some()
+            && digits(5..7)
+            && w.get(7..8) == sep
+            && digits(8..10)
+    };
+    written || words.iter().any(|w| iso(w))
 }
 
 /// M9: whether the article road's part is one post of a thread: the part, or one of its
@@ -381,6 +508,8 @@ const POST_MIN_ALIKE: usize = 2;
 const POST_SHARE: f64 = 0.3;
 const DESCRIPTION_SHARE: f64 = 0.5;
 const DESCRIPTION_BYTES: usize = 4000;
+const UNDATED_SHARE: f64 = 0.9;
+const REST_PROSE_SHARE: f64 = 0.4;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -403,6 +532,8 @@ pub(crate) struct Roads {
     pub part_is_faq: bool,
     /// The page sells one product (M8's buy controls).
     pub sells_one: bool,
+    /// The page is dated ([`is_dated`]).
+    pub dated: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
@@ -470,6 +601,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
     let one_post = matches!(parts[..], [part] if one_post(&page, part));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
+    let dated = is_dated(&page, &region);
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
         article_ranges,
@@ -481,6 +613,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         one_post,
         part_is_faq,
         sells_one: region::sells_one(&page),
+        dated,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -728,6 +861,7 @@ mod choice_tests {
             one_post: false,
             part_is_faq: false,
             sells_one: false,
+            dated: true,
         }
     }
 
@@ -781,6 +915,29 @@ mod choice_tests {
         // Most of the region, or a long text: the page's article beside a buy button.
         assert!(is_article(&shop(roads(3000, 5000, 3500, 2900))));
         assert!(is_article(&shop(roads(4500, 10000, 5000, 4400))));
+    }
+
+    #[test]
+    fn an_undated_page_of_prose_sections_reads_as_the_region() {
+        let prose =
+            "A sentence of an article that goes on, as prose does, past eighty characters.\n";
+        let other =
+            "Another section's sentence, a hero's or a testimonial's, past eighty characters.\n";
+        let page = |dated: bool| Roads {
+            article: prose.repeat(20),
+            region: format!("{}{}", prose.repeat(20), other.repeat(5)),
+            dated,
+            ..roads(0, 0, 2500, 1900)
+        };
+        assert!(is_article(&page(true)));
+        assert!(!is_article(&page(false)));
+        // Dates written out, or an ISO date; a bare year or a price is none.
+        assert!(super::has_date("Posted on March 3, 2024 by"));
+        assert!(super::has_date("20 Nov, 2019 05:47"));
+        assert!(super::has_date("updated 2024-03-03"));
+        assert!(!super::has_date(
+            "Since 2004, over 20 2000-watt heaters sold: $2024"
+        ));
     }
 
     #[test]

@@ -1154,7 +1154,9 @@ fn br_separated_text_is_paragraphs() {
         body.push(e("br", vec![]));
     }
     body.push(e("center", vec![e("em", vec![x("A photo caption")])]));
+    // Dated: an undated page of prose sections reads as its region (M9).
     let obs = page(vec![
+        e("time", vec![x("4 May 2024")]),
         ea("div", &[("class", "story")], body),
         e(
             "div",
@@ -1186,9 +1188,11 @@ fn comment_threads_are_not_candidates() {
             )
         })
         .collect();
+    // Dated: an undated page of prose sections reads as its region (M9).
     let obs = page(vec![e(
         "main",
         vec![
+            e("time", vec![x("4 May 2024")]),
             ea(
                 "div",
                 &[("class", "article")],
@@ -1222,10 +1226,12 @@ fn related_post_cards_are_cut() {
             ],
         )
     };
+    // Dated: an undated page of prose sections reads as its region (M9).
     let obs = page(vec![ea(
         "div",
         &[("class", "post")],
         vec![
+            e("time", vec![x("4 May 2024")]),
             e("div", (0..5).map(|n| para(&prose(n, "Body"))).collect()),
             ea(
                 "section",
@@ -2229,7 +2235,9 @@ fn teaser_cards_do_not_widen_the_part() {
             ]
         })
         .collect();
+    // Dated: an undated page of prose sections reads as its region (M9).
     let main = main_of(page(vec![
+        e("time", vec![x("4 May 2024")]),
         ea(
             "div",
             &[("class", "article")],
@@ -2245,7 +2253,9 @@ fn teaser_cards_do_not_widen_the_part() {
 #[test]
 fn one_stray_paragraph_does_not_widen_the_part() {
     // The story's five paragraphs and, elsewhere, one long paragraph about it: not a section.
+    // Dated: an undated page of prose sections reads as its region (M9).
     let main = main_of(page(vec![
+        e("time", vec![x("4 May 2024")]),
         ea(
             "div",
             &[("class", "story")],
@@ -3782,6 +3792,56 @@ fn a_part_of_questions_and_answers_reads_as_the_region() {
     assert!(main.contains("Answer sentence 7,"), "{main}");
     assert!(main.contains("Calendar sync for every team"), "{main}");
     assert!(!main.contains("Pricing"), "{main}");
+}
+
+#[test]
+fn an_undated_page_of_prose_sections_reads_as_the_region() {
+    // A service page: a hero whose slogan is a sentence, a long section of prose (the article
+    // road's part), and a testimonial. Nothing on it is dated: its sections are its text. The
+    // same page with a publication date is a story, its long section its article.
+    let service = |dated: bool| {
+        let mut hero = vec![
+            e("h1", vec![x("Repairs, done")]),
+            para(
+                "Helping homeowners fix serious structural issues with grants of up to \
+                 twenty thousand dollars for each home.",
+            ),
+        ];
+        if dated {
+            hero.push(e("time", vec![x("Updated")]));
+        }
+        let body: Vec<T> = (0..8).map(|n| para(&prose(n, "Program"))).collect();
+        main_of(page(vec![
+            e("nav", vec![link("Home"), link("Programs"), link("About")]),
+            e(
+                "main",
+                vec![
+                    e("section", vec![e("div", hero)]),
+                    e("section", vec![e("div", vec![e("div", body)])]),
+                    e(
+                        "section",
+                        vec![e(
+                            "div",
+                            vec![
+                                e("h2", vec![x("What people say")]),
+                                para(
+                                    "The partners answered every question we had and the \
+                                     repairs were finished before the winter came.",
+                                ),
+                            ],
+                        )],
+                    ),
+                ],
+            ),
+        ]))
+    };
+    let undated = service(false);
+    assert!(undated.contains("Program sentence 7,"), "{undated}");
+    assert!(undated.contains("Helping homeowners fix"), "{undated}");
+    assert!(undated.contains("finished before the winter"), "{undated}");
+    let dated = service(true);
+    assert!(dated.contains("Program sentence 7,"), "{dated}");
+    assert!(!dated.contains("finished before the winter"), "{dated}");
 }
 
 #[test]
