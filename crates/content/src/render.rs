@@ -12,7 +12,9 @@
 //! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert`, `data-apc-ui` (the extension's own
 //!   UI), `display: none`, `content-visibility: hidden`, opacity 0, no box (except
 //!   `display: contents`), off-screen, a box with a side of at most 1 px that clips its
-//!   overflow, or a `clip-path` that leaves nothing (`inset(50%)`, `circle(0)`).
+//!   overflow (not the root's nor the body's, whose overflow is the viewport's:
+//!   `r2_the_bodys_overflow_is_the_viewports`), or a `clip-path` that leaves nothing
+//!   (`inset(50%)`, `circle(0)`).
 //! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
 //!   or a fully transparent text color (these inherit but a child can override them, so they are
 //!   judged per text node).
@@ -151,8 +153,24 @@ fn shown_noscript(tree: &Tree<'_>, node: &Node) -> bool {
             .any(|&k| tree.node(k as usize).is_element())
 }
 
-/// R1 and R2: the element and everything in it render no text.
-pub(crate) fn hides_subtree(node: &Node) -> bool {
+/// Whether an element's overflow is the viewport's, not its own: the root's always, and the
+/// body's when the root's is `visible` (CSS propagates it there), so such an element's
+/// `overflow: hidden` clips nothing of it, whatever its size: a page whose body has no height
+/// still shows the content overflowing it (`r2_the_bodys_overflow_is_the_viewports`).
+fn overflow_is_the_viewports(tree: &Tree<'_>, i: usize) -> bool {
+    match tree.node(i).tag() {
+        "html" => true,
+        "body" => tree.parent_of(i).is_none_or(|p| {
+            let root = tree.node(p);
+            root.tag() != "html" || !root.style.as_ref().is_some_and(|s| s.clips)
+        }),
+        _ => false,
+    }
+}
+
+/// R1 and R2: the element and everything in it render no text (`viewport_overflow`: its
+/// overflow is the viewport's, [`overflow_is_the_viewports`]).
+pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool) -> bool {
     let tag = node.tag();
     if NEVER_RENDERED.contains(&tag) {
         return true;
@@ -175,7 +193,7 @@ pub(crate) fn hides_subtree(node: &Node) -> bool {
         || s.opacity0
         || (s.no_box && lay != Layout::Contents)
         || s.offscreen
-        || (s.zero_size && s.clips && lay != Layout::Contents)
+        || (s.zero_size && s.clips && lay != Layout::Contents && !viewport_overflow)
         || s.clip_path.as_deref().is_some_and(clips_everything)
 }
 
@@ -456,7 +474,9 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                     |w| w.node == i && w.offset == 0,
                     here,
                 );
-                if hides_subtree(node) && !shown_noscript(tree, node) {
+                if hides_subtree(node, overflow_is_the_viewports(tree, i))
+                    && !shown_noscript(tree, node)
+                {
                     place_inside(&mut anchor_pos, i, here);
                     continue;
                 }

@@ -269,6 +269,47 @@ fn r2_computed_style_facts_hide_subtrees() {
     assert_eq!(text, "kept\n\noverflowing\ncontents");
 }
 
+#[test]
+fn r2_the_bodys_overflow_is_the_viewports() {
+    // A body of no height with `overflow: hidden` (its content floats or is positioned out of
+    // it): the body's overflow is the viewport's, so nothing of it is clipped.
+    let text = |root_clips: bool| {
+        let mut body = disp("block");
+        body.zero_size = true;
+        body.clips = true;
+        let mut root = disp("block");
+        root.clips = root_clips;
+        let mut clipped = disp("block");
+        clipped.zero_size = true;
+        clipped.clips = true;
+        let mut nodes = Vec::new();
+        flatten(
+            es(
+                "html",
+                root,
+                vec![es(
+                    "body",
+                    body,
+                    vec![
+                        e("p", vec![x("shown")]),
+                        es("div", clipped, vec![x("gone")]),
+                    ],
+                )],
+            ),
+            &mut nodes,
+        );
+        let obs = Observation {
+            nodes,
+            ..page(vec![])
+        };
+        let tree = obs.check().unwrap();
+        render::render(&tree, &[]).text.trim().to_owned()
+    };
+    assert_eq!(text(false), "shown");
+    // A root that clips keeps its own overflow: the body's is the body's, and clips it.
+    assert_eq!(text(true), "");
+}
+
 // --- R3: hidden text nodes ----------------------------------------------------------------
 
 #[test]
