@@ -2614,6 +2614,51 @@ fn tooltips_are_cut_from_the_region() {
 }
 
 #[test]
+fn a_shops_disclaimers_are_cut() {
+    // A product: its name, price, buy button, features, then the footnotes of its features.
+    let product = |buy: &str| {
+        let notes: Vec<T> = [
+            "Results may vary with light and weather.",
+            "Solar roof sold separately.",
+        ]
+        .iter()
+        .map(|n| e("li", vec![x(n)]))
+        .collect();
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Smart bird feeder camera")]),
+                e("div", vec![x("USD 199.00")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x("Captures 2K video and 5 MP photos of every visitor, \
+                        and names the species for you.1 Charges by solar roof.2")],
+                ),
+                e(
+                    "p",
+                    vec![x(
+                        "A recycled-plastic body with a protective roof, windows on both \
+                        sides to watch the seeds, and a rear door that snaps open to refill.",
+                    )],
+                ),
+                ea(
+                    "div",
+                    &[("class", "common-bottom-disclaimer")],
+                    vec![e("ol", notes)],
+                ),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("names the species"), "{main}");
+    assert!(!main.contains("Results may vary"), "{main}");
+    // A page that sells nothing: its disclaimer is its own (a calculator's assumptions).
+    let main = product("Contact us");
+    assert!(main.contains("Results may vary"), "{main}");
+}
+
+#[test]
 fn a_shops_review_heading_cuts_its_section() {
     // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
     let product = |buy: &str| {

@@ -24,7 +24,8 @@
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
-//! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
+//! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
+//! under its features (`a_shops_disclaimers_are_cut`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
 //! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
@@ -168,6 +169,16 @@ fn names_shop_furniture(h: &str) -> bool {
         "seller" | "returns" => words().any(|w| w.starts_with(k)),
         _ => h.contains(k),
     })
+}
+
+/// Whether class or id words name a shop's small print, on a page that sells (see [`sells`]):
+/// its disclaimers, the numbered footnotes under a product's features (results may vary,
+/// sold separately, a financing offer's terms), which are the seller's legal cover, not the
+/// product (`a_shops_disclaimers_are_cut`). Only on a page that sells: a service's or an
+/// article's disclaimer is often its own content (a quote's terms, a calculator's
+/// assumptions).
+fn names_small_print(h: &str) -> bool {
+    h.contains("disclaimer")
 }
 
 /// The article road on a page that sells (see [`sells`]): a part whose class or id names
@@ -405,7 +416,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || has_ad_token(&h)
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
-        || (shop && names_shop_furniture(&h))
+        || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
         || h.split_ascii_whitespace().any(names_side_part)
         || is_tooltip(tree, i, &h)
     {
