@@ -66,8 +66,8 @@
 //! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller
-//!   and returns parts, and the
-//!   sections its recommendations headings start, its controls' labels; its navigation and
+//!   and returns parts, its disclaimers, and the
+//!   sections its recommendations headings start, its controls' labels, its tooltips' popups; its navigation and
 //!   footer however much of it they hold.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer

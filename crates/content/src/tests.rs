@@ -2602,6 +2602,114 @@ fn customer_reviews_are_cut_from_a_product() {
 }
 
 #[test]
+fn tooltips_are_cut_from_the_region() {
+    // A product's spec table: each term carries a tooltip whose popup explains it.
+    let row = |term: &str, tip: &str, value: &str, tag: (&str, &str)| {
+        e(
+            "tr",
+            vec![
+                e(
+                    "td",
+                    vec![
+                        x(term),
+                        ea(
+                            "tool-tip",
+                            &[("class", "tool-tip")],
+                            vec![ea("div", &[tag], vec![x(tip)])],
+                        ),
+                    ],
+                ),
+                e("td", vec![x(value)]),
+            ],
+        )
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Open-back planar headphones")]),
+            e("div", vec![x("USD 299.00")]),
+            e("button", vec![x("Add to cart")]),
+            e(
+                "table",
+                vec![e(
+                    "tbody",
+                    vec![
+                        row(
+                            "Impedance",
+                            "Usually between 8 and 600 ohm; high impedance needs an amplifier.",
+                            "37 ohm",
+                            ("class", "tool-tip__content"),
+                        ),
+                        row(
+                            "Sensitivity",
+                            "How loud a pair of headphones is at a given signal strength.",
+                            "94 dB",
+                            ("role", "tooltip"),
+                        ),
+                        row(
+                            "Weight",
+                            "What the headphones weigh without their cable, in grams.",
+                            "372 g",
+                            ("class", "tooltiptext"),
+                        ),
+                    ],
+                )],
+            ),
+        ],
+    )]));
+    assert!(main.contains("Impedance"), "{main}");
+    assert!(main.contains("37 ohm"), "{main}");
+    assert!(!main.contains("Usually between"), "{main}");
+    assert!(!main.contains("How loud"), "{main}");
+    assert!(!main.contains("without their cable"), "{main}");
+}
+
+#[test]
+fn a_shops_disclaimers_are_cut() {
+    // A product: its name, price, buy button, features, then the footnotes of its features.
+    let product = |buy: &str| {
+        let notes: Vec<T> = [
+            "Results may vary with light and weather.",
+            "Solar roof sold separately.",
+        ]
+        .iter()
+        .map(|n| e("li", vec![x(n)]))
+        .collect();
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Smart bird feeder camera")]),
+                e("div", vec![x("USD 199.00")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x("Captures 2K video and 5 MP photos of every visitor, \
+                        and names the species for you.1 Charges by solar roof.2")],
+                ),
+                e(
+                    "p",
+                    vec![x(
+                        "A recycled-plastic body with a protective roof, windows on both \
+                        sides to watch the seeds, and a rear door that snaps open to refill.",
+                    )],
+                ),
+                ea(
+                    "div",
+                    &[("class", "common-bottom-disclaimer")],
+                    vec![e("ol", notes)],
+                ),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("names the species"), "{main}");
+    assert!(!main.contains("Results may vary"), "{main}");
+    // A page that sells nothing: its disclaimer is its own (a calculator's assumptions).
+    let main = product("Contact us");
+    assert!(main.contains("Results may vary"), "{main}");
+}
+
+#[test]
 fn a_shops_review_heading_cuts_its_section() {
     // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
     let product = |buy: &str| {

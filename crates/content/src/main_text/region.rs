@@ -24,7 +24,8 @@
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
-//! (`a_shops_seller_and_returns_parts_are_cut`), the section a shop's recommendations heading
+//! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
+//! under its features (`a_shops_disclaimers_are_cut`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
 //! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
@@ -36,7 +37,9 @@
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
 //! "Back", "Top", "You must log in or register to reply here.":
-//! `a_threads_controls_and_notices_are_cut`), never a part holding
+//! `a_threads_controls_and_notices_are_cut`), a tooltip's popup (`role="tooltip"`,
+//! `tool-tip__content`, `tooltiptext`: what a spec's term means, not the product:
+//! `tooltips_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`; a site's
@@ -166,6 +169,16 @@ fn names_shop_furniture(h: &str) -> bool {
         "seller" | "returns" => words().any(|w| w.starts_with(k)),
         _ => h.contains(k),
     })
+}
+
+/// Whether class or id words name a shop's small print, on a page that sells (see [`sells`]):
+/// its disclaimers, the numbered footnotes under a product's features (results may vary,
+/// sold separately, a financing offer's terms), which are the seller's legal cover, not the
+/// product (`a_shops_disclaimers_are_cut`). Only on a page that sells: a service's or an
+/// article's disclaimer is often its own content (a quote's terms, a calculator's
+/// assumptions).
+fn names_small_print(h: &str) -> bool {
+    h.contains("disclaimer")
 }
 
 /// The article road on a page that sells (see [`sells`]): a part whose class or id names
@@ -403,12 +416,33 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || has_ad_token(&h)
         || h.split_ascii_whitespace()
             .any(|t| THREAD_FURNITURE.contains(&t))
-        || (shop && names_shop_furniture(&h))
+        || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
         || h.split_ascii_whitespace().any(names_side_part)
+        || is_tooltip(tree, i, &h)
     {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// What follows "tooltip" in a class or id word (without `-` and `_`) naming a tooltip's
+/// popup, not the term it explains (`tooltip-content`, `tool-tip__content`, `tooltiptext`).
+const TOOLTIP_PARTS: &[&str] = &["content", "text", "body", "inner", "popup", "box"];
+
+/// A tooltip's popup (`role="tooltip"`, or a class or id word "tooltip" followed by one of
+/// [`TOOLTIP_PARTS`]): what a spec table's or an option's hint explains on hover (what an
+/// impedance is, what a badge means), drawn in the page but not its content
+/// (`tooltips_are_cut_from_the_region`). The term it explains stays.
+fn is_tooltip(tree: &Tree<'_>, i: usize, h: &str) -> bool {
+    tree.node(i)
+        .attr("role")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("tooltip"))
+        || h.split_ascii_whitespace().any(|w| {
+            let squeezed: String = w.chars().filter(|&c| c != '-' && c != '_').collect();
+            squeezed
+                .split_once("tooltip")
+                .is_some_and(|(_, rest)| TOOLTIP_PARTS.iter().any(|p| rest.starts_with(p)))
+        })
 }
 
 /// The parts of a class or id word that name the site's furniture ([`names_side_part`]).
