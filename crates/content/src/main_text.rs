@@ -24,7 +24,9 @@
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
 //!   parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
-//!   or is a paragraph of over 80 bytes with little link text.
+//!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
+//!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a
+//!   reference page's header: its title and lead, `a_documents_lead_beside_its_sections_is_kept`).
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
 //!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
@@ -459,6 +461,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
             .into_iter()
             .collect(),
     };
+    let parts = with_lead(&page, &found, parts);
     let mut text = String::new();
     let mut ranges = Vec::new();
     for &top in &parts {
@@ -524,6 +527,66 @@ fn common_home(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) 
     }
     top
 }
+
+/// M3: the document's lead: the nearest sibling before the first part holding paragraphs (past
+/// unlikely ones: a table of contents), when it holds the page's title (its first visible `h1`)
+/// and is mostly prose (at least [`LEAD_PROSE`] of its text in [`LEAD_PARAGRAPHS`] paragraphs or
+/// more, short ones with a link too), joins the parts (a reference page's header, its title and
+/// the paragraphs introducing it, beside the block of its sections:
+/// `a_documents_lead_beside_its_sections_is_kept`).
+fn with_lead(
+    page: &Page<'_, '_, '_>,
+    found: &[(usize, usize, usize, usize)],
+    parts: Vec<usize>,
+) -> Vec<usize> {
+    let (tree, r) = (page.tree, page.r);
+    let Some(&first) = parts.first() else {
+        return parts;
+    };
+    let Some(parent) = tree.parent_of(first) else {
+        return parts;
+    };
+    let title = r
+        .order
+        .iter()
+        .map(|&i| i as usize)
+        .find(|&i| tree.node(i).tag() == "h1" && r.span(i).is_some());
+    // The nearest sibling before the part with prose: only asides of none (a table of
+    // contents) between them.
+    let Some(lead) = tree
+        .node(parent)
+        .kids
+        .iter()
+        .map(|&k| k as usize)
+        .take_while(|&k| k != first)
+        .filter(|&k| {
+            tree.node(k).is_element() && at(&page.counts, k).p > 0 && !at(&page.unlikely, k)
+        })
+        .last()
+    else {
+        return parts;
+    };
+    let holds_title = title.is_some_and(|h| tree.ancestors(h).any(|a| a == lead));
+    // Its paragraphs, short ones with a link too (a reference's run of them reads as cards to M7).
+    let (bytes, count) = found
+        .iter()
+        .filter(|&&(b, _, bytes, _)| {
+            bytes >= MIN_PARAGRAPH_BYTES
+                && page.density(b) <= 0.5
+                && tree.ancestors(b).any(|a| a == lead)
+        })
+        .fold((0, 0), |(s, c), &(_, _, bytes, _)| (s + bytes, c + 1));
+    let mostly_prose = bytes as f64 >= LEAD_PROSE * len(r, lead) as f64 && count >= LEAD_PARAGRAPHS;
+    if holds_title && mostly_prose && !at(&page.unlikely, lead) {
+        std::iter::once(lead).chain(parts).collect()
+    } else {
+        parts
+    }
+}
+
+/// The least share of a lead's text in prose, and its fewest paragraphs.
+const LEAD_PROSE: f64 = 0.5;
+const LEAD_PARAGRAPHS: usize = 3;
 
 /// M3: the winner and the siblings that belong with it, in document order.
 fn with_siblings(

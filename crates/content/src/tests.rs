@@ -4034,3 +4034,52 @@ fn repeated_sibling_blocks_are_read_once() {
     assert_eq!(region.matches("Superfine").count(), 1, "{region}");
     assert_eq!(region.matches("in the rain").count(), 2, "{region}");
 }
+
+#[test]
+fn a_documents_lead_beside_its_sections_is_kept() {
+    // A reference page: its header holds the title and the paragraphs introducing it, a table
+    // of contents stands between, and the block of its sections wins.
+    let lead: Vec<T> = (0..3)
+        .map(|n| {
+            e(
+                "p",
+                vec![
+                    x(&format!("Lead sentence {n} says what the ")),
+                    link("fetch()"),
+                    x(" function does."),
+                ],
+            )
+        })
+        .collect();
+    let sections: Vec<T> = (0..10)
+        .map(|n| {
+            e(
+                "section",
+                vec![
+                    e("h2", vec![x(&format!("Part {n}"))]),
+                    para(&prose(2 * n, "Body")),
+                    para(&prose(2 * n + 1, "Body")),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "div",
+                &[("class", "layout-header")],
+                vec![e("h1", vec![x("Using the API")]), e("section", lead)],
+            ),
+            e(
+                "aside",
+                vec![e("nav", vec![link("Part 0"), link("Part 1")])],
+            ),
+            ea("div", &[("class", "layout-body")], sections),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Body sentence 19"), "{article}");
+    assert!(article.contains("Lead sentence 2 says"), "{article}");
+    assert!(!article.contains("Part 1\nPart"), "{article}");
+}
