@@ -59,7 +59,9 @@
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
 //!   negative class word whose every item is a paragraph and that has little link text (a
-//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`).
+//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`), nor a
+//!   list without a negative class word of items shown as list items, 60 bytes each on average,
+//!   with little link text (a reference's conditions, bare sentences: `a_list_of_sentences_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -719,6 +721,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
             && c.p >= c.li
             && page.density(i) < 0.25
             && weight >= 0.0)
+        && !is_list_of_sentences(page, i, weight)
     {
         return true;
     }
@@ -744,6 +747,30 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
 }
+
+/// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two
+/// items or more, [`SENTENCE_ITEM_BYTES`] an item or more on average, with little link text, its
+/// items shown as list items (not laid out as a row of cards: a shop's promises) (a reference's
+/// conditions or cases, written as bare list items: `a_list_of_sentences_is_kept`).
+fn is_list_of_sentences(page: &Page<'_, '_, '_>, i: usize, weight: f64) -> bool {
+    let c = at(&page.counts, i);
+    matches!(page.tree.node(i).tag(), "ul" | "ol")
+        && weight >= 0.0
+        && c.li >= 2
+        && c.li_text >= SENTENCE_ITEM_BYTES * c.li
+        && page.density(i) < 0.2
+        && page.tree.node(i).kids.iter().all(|&k| {
+            let k = page.tree.node(k as usize);
+            k.tag() != "li"
+                || k.style
+                    .as_ref()
+                    .and_then(|s| s.display.as_deref())
+                    .is_none_or(|d| d == "list-item")
+        })
+}
+
+/// The least average bytes of a list of sentences' items.
+const SENTENCE_ITEM_BYTES: usize = 60;
 
 /// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading
 /// with its anchor or edit link (MediaWiki's `div.mw-heading`), short but no noise.

@@ -4083,3 +4083,48 @@ fn a_documents_lead_beside_its_sections_is_kept() {
     assert!(article.contains("Lead sentence 2 says"), "{article}");
     assert!(!article.contains("Part 1\nPart"), "{article}");
 }
+
+#[test]
+fn a_list_of_sentences_is_kept() {
+    // A reference's conditions, written as bare list items of a sentence each, between its
+    // paragraphs; a shop's promises laid out as a row of flex items are not such a list.
+    // The first item of each holds a note of its own: the list scores (and a list's tag weighs
+    // against it).
+    let note = || e("p", vec![x("Before version 1.0.1 it was otherwise.")]);
+    let item = |n: usize| {
+        let mut kids = vec![x(&format!(
+            "checking of condition {n} with the operators of its kind, as it says;"
+        ))];
+        if n == 0 {
+            kids.push(note());
+        }
+        e("li", kids)
+    };
+    let row = |n: usize| {
+        let mut kids = vec![x(&format!(
+            "Promise {n}: every order ships the same day and is backed for life."
+        ))];
+        if n == 0 {
+            kids.push(note());
+        }
+        es("li", disp("flex"), kids)
+    };
+    let obs = page(vec![
+        e("nav", vec![link("Docs"), link("API"), link("Blog")]),
+        e(
+            "div",
+            vec![
+                para(&prose(0, "Intro")),
+                para(&prose(1, "Intro")),
+                e("ul", (0..4).map(item).collect()),
+                para(&prose(2, "Intro")),
+                e("ul", (0..3).map(row).collect()),
+                para(&prose(3, "Intro")),
+            ],
+        ),
+    ]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Intro sentence 3"), "{article}");
+    assert!(article.contains("checking of condition 3"), "{article}");
+    assert!(!article.contains("Promise 1"), "{article}");
+}
