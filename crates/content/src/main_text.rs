@@ -28,6 +28,8 @@
 //!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a
 //!   reference page's header: its title and lead, `a_documents_lead_beside_its_sections_is_kept`).
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
+//!   a part's own footer by a class token (`article-footer`, whatever positive word it holds:
+//!   `a_parts_footer_is_cut`),
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
 //!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
 //!   comments, replies, related posts, sharing, newsletters, ads (not a token that hides them,
@@ -652,6 +654,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if (noise_by_kind(tree, i) && !is_question_button(page, i)) || strongly_negative(tree, i) {
         return true;
     }
+    if is_part_footer(tree, i) {
+        return true;
+    }
     // Captions and credits describe a picture, not the text.
     if tag == "figcaption" || {
         let h = hints(tree, i);
@@ -771,6 +776,20 @@ fn is_list_of_sentences(page: &Page<'_, '_, '_>, i: usize, weight: f64) -> bool 
 
 /// The least average bytes of a list of sentences' items.
 const SENTENCE_ITEM_BYTES: usize = 60;
+
+/// Whether an element is the footer of a part: a class token naming one (`article-footer`,
+/// `post_footer`), whatever positive word it holds: the part's feedback form, edit link and
+/// last-modified date (`a_parts_footer_is_cut`).
+fn is_part_footer(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i)
+        .attr("class")
+        .unwrap_or("")
+        .split_whitespace()
+        .any(|t| {
+            let t = t.to_ascii_lowercase();
+            t.len() > "footer".len() + 1 && (t.ends_with("-footer") || t.ends_with("_footer"))
+        })
+}
 
 /// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading
 /// with its anchor or edit link (MediaWiki's `div.mw-heading`), short but no noise.

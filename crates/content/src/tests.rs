@@ -4128,3 +4128,26 @@ fn a_list_of_sentences_is_kept() {
     assert!(article.contains("checking of condition 3"), "{article}");
     assert!(!article.contains("Promise 1"), "{article}");
 }
+
+#[test]
+fn a_parts_footer_is_cut() {
+    // The article's own footer (its feedback form and last-modified date) is named by a class
+    // word of the article's, which is no negative hint by itself.
+    let mut kids: Vec<T> = (0..6).map(|n| para(&prose(n, "Guide"))).collect();
+    kids.push(ea(
+        "section",
+        &[("class", "content-section article-footer")],
+        vec![
+            e("h2", vec![x("Help improve the docs")]),
+            para("Was this page helpful to you? Learn how to contribute to it."),
+            para("This page was last modified on Dec 2, 2025 by its contributors."),
+        ],
+    ));
+    let obs = page(vec![
+        e("nav", vec![link("Docs"), link("API"), link("Blog")]),
+        ea("div", &[("class", "article-body")], kids),
+    ]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Guide sentence 5"), "{article}");
+    assert!(!article.contains("last modified"), "{article}");
+}
