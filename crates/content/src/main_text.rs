@@ -24,8 +24,12 @@
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
 //!   parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
-//!   or is a paragraph of over 80 bytes with little link text.
+//!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
+//!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a
+//!   reference page's header: its title and lead, `a_documents_lead_beside_its_sections_is_kept`).
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
+//!   a part's own footer by a class token (`article-footer`, whatever positive word it holds:
+//!   `a_parts_footer_is_cut`),
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
 //!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
 //!   comments, replies, related posts, sharing, newsletters, ads (not a token that hides them,
@@ -57,7 +61,9 @@
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
 //!   negative class word whose every item is a paragraph and that has little link text (a
-//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`).
+//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`), nor a
+//!   list without a negative class word of items shown as list items, 60 bytes each on average,
+//!   with little link text (a reference's conditions, bare sentences: `a_list_of_sentences_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -590,6 +596,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
             .into_iter()
             .collect(),
     };
+    let parts = with_lead(&page, &found, parts);
     let mut text = String::new();
     let mut ranges = Vec::new();
     for &top in &parts {
@@ -658,6 +665,66 @@ fn common_home(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) 
     top
 }
 
+/// M3: the document's lead: the nearest sibling before the first part holding paragraphs (past
+/// unlikely ones: a table of contents), when it holds the page's title (its first visible `h1`)
+/// and is mostly prose (at least [`LEAD_PROSE`] of its text in [`LEAD_PARAGRAPHS`] paragraphs or
+/// more, short ones with a link too), joins the parts (a reference page's header, its title and
+/// the paragraphs introducing it, beside the block of its sections:
+/// `a_documents_lead_beside_its_sections_is_kept`).
+fn with_lead(
+    page: &Page<'_, '_, '_>,
+    found: &[(usize, usize, usize, usize)],
+    parts: Vec<usize>,
+) -> Vec<usize> {
+    let (tree, r) = (page.tree, page.r);
+    let Some(&first) = parts.first() else {
+        return parts;
+    };
+    let Some(parent) = tree.parent_of(first) else {
+        return parts;
+    };
+    let title = r
+        .order
+        .iter()
+        .map(|&i| i as usize)
+        .find(|&i| tree.node(i).tag() == "h1" && r.span(i).is_some());
+    // The nearest sibling before the part with prose: only asides of none (a table of
+    // contents) between them.
+    let Some(lead) = tree
+        .node(parent)
+        .kids
+        .iter()
+        .map(|&k| k as usize)
+        .take_while(|&k| k != first)
+        .filter(|&k| {
+            tree.node(k).is_element() && at(&page.counts, k).p > 0 && !at(&page.unlikely, k)
+        })
+        .last()
+    else {
+        return parts;
+    };
+    let holds_title = title.is_some_and(|h| tree.ancestors(h).any(|a| a == lead));
+    // Its paragraphs, short ones with a link too (a reference's run of them reads as cards to M7).
+    let (bytes, count) = found
+        .iter()
+        .filter(|&&(b, _, bytes, _)| {
+            bytes >= MIN_PARAGRAPH_BYTES
+                && page.density(b) <= 0.5
+                && tree.ancestors(b).any(|a| a == lead)
+        })
+        .fold((0, 0), |(s, c), &(_, _, bytes, _)| (s + bytes, c + 1));
+    let mostly_prose = bytes as f64 >= LEAD_PROSE * len(r, lead) as f64 && count >= LEAD_PARAGRAPHS;
+    if holds_title && mostly_prose && !at(&page.unlikely, lead) {
+        std::iter::once(lead).chain(parts).collect()
+    } else {
+        parts
+    }
+}
+
+/// The least share of a lead's text in prose, and its fewest paragraphs.
+const LEAD_PROSE: f64 = 0.5;
+const LEAD_PARAGRAPHS: usize = 3;
+
 /// M3: the winner and the siblings that belong with it, in document order.
 fn with_siblings(
     page: &Page<'_, '_, '_>,
@@ -718,6 +785,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let node = tree.node(i);
     let tag = node.tag();
     if (noise_by_kind(tree, i) && !is_question_button(page, i)) || strongly_negative(tree, i) {
+        return true;
+    }
+    if is_part_footer(tree, i) {
         return true;
     }
     // Captions and credits describe a picture, not the text.
@@ -789,6 +859,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
             && c.p >= c.li
             && page.density(i) < 0.25
             && weight >= 0.0)
+        && !is_list_of_sentences(page, i, weight)
     {
         return true;
     }
@@ -813,6 +884,44 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
+}
+
+/// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two
+/// items or more, [`SENTENCE_ITEM_BYTES`] an item or more on average, with little link text, its
+/// items shown as list items (not laid out as a row of cards: a shop's promises) (a reference's
+/// conditions or cases, written as bare list items: `a_list_of_sentences_is_kept`).
+fn is_list_of_sentences(page: &Page<'_, '_, '_>, i: usize, weight: f64) -> bool {
+    let c = at(&page.counts, i);
+    matches!(page.tree.node(i).tag(), "ul" | "ol")
+        && weight >= 0.0
+        && c.li >= 2
+        && c.li_text >= SENTENCE_ITEM_BYTES * c.li
+        && page.density(i) < 0.2
+        && page.tree.node(i).kids.iter().all(|&k| {
+            let k = page.tree.node(k as usize);
+            k.tag() != "li"
+                || k.style
+                    .as_ref()
+                    .and_then(|s| s.display.as_deref())
+                    .is_none_or(|d| d == "list-item")
+        })
+}
+
+/// The least average bytes of a list of sentences' items.
+const SENTENCE_ITEM_BYTES: usize = 60;
+
+/// Whether an element is the footer of a part: a class token naming one (`article-footer`,
+/// `post_footer`), whatever positive word it holds: the part's feedback form, edit link and
+/// last-modified date (`a_parts_footer_is_cut`).
+fn is_part_footer(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i)
+        .attr("class")
+        .unwrap_or("")
+        .split_whitespace()
+        .any(|t| {
+            let t = t.to_ascii_lowercase();
+            t.len() > "footer".len() + 1 && (t.ends_with("-footer") || t.ends_with("_footer"))
+        })
 }
 
 /// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading

@@ -4243,3 +4243,120 @@ fn repeated_sibling_blocks_are_read_once() {
     assert_eq!(region.matches("Superfine").count(), 1, "{region}");
     assert_eq!(region.matches("in the rain").count(), 2, "{region}");
 }
+
+#[test]
+fn a_documents_lead_beside_its_sections_is_kept() {
+    // A reference page: its header holds the title and the paragraphs introducing it, a table
+    // of contents stands between, and the block of its sections wins.
+    let lead: Vec<T> = (0..3)
+        .map(|n| {
+            e(
+                "p",
+                vec![
+                    x(&format!("Lead sentence {n} says what the ")),
+                    link("fetch()"),
+                    x(" function does."),
+                ],
+            )
+        })
+        .collect();
+    let sections: Vec<T> = (0..10)
+        .map(|n| {
+            e(
+                "section",
+                vec![
+                    e("h2", vec![x(&format!("Part {n}"))]),
+                    para(&prose(2 * n, "Body")),
+                    para(&prose(2 * n + 1, "Body")),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "div",
+                &[("class", "layout-header")],
+                vec![e("h1", vec![x("Using the API")]), e("section", lead)],
+            ),
+            e(
+                "aside",
+                vec![e("nav", vec![link("Part 0"), link("Part 1")])],
+            ),
+            ea("div", &[("class", "layout-body")], sections),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Body sentence 19"), "{article}");
+    assert!(article.contains("Lead sentence 2 says"), "{article}");
+    assert!(!article.contains("Part 1\nPart"), "{article}");
+}
+
+#[test]
+fn a_list_of_sentences_is_kept() {
+    // A reference's conditions, written as bare list items of a sentence each, between its
+    // paragraphs; a shop's promises laid out as a row of flex items are not such a list.
+    // The first item of each holds a note of its own: the list scores (and a list's tag weighs
+    // against it).
+    let note = || e("p", vec![x("Before version 1.0.1 it was otherwise.")]);
+    let item = |n: usize| {
+        let mut kids = vec![x(&format!(
+            "checking of condition {n} with the operators of its kind, as it says;"
+        ))];
+        if n == 0 {
+            kids.push(note());
+        }
+        e("li", kids)
+    };
+    let row = |n: usize| {
+        let mut kids = vec![x(&format!(
+            "Promise {n}: every order ships the same day and is backed for life."
+        ))];
+        if n == 0 {
+            kids.push(note());
+        }
+        es("li", disp("flex"), kids)
+    };
+    let obs = page(vec![
+        e("nav", vec![link("Docs"), link("API"), link("Blog")]),
+        e(
+            "div",
+            vec![
+                para(&prose(0, "Intro")),
+                para(&prose(1, "Intro")),
+                e("ul", (0..4).map(item).collect()),
+                para(&prose(2, "Intro")),
+                e("ul", (0..3).map(row).collect()),
+                para(&prose(3, "Intro")),
+            ],
+        ),
+    ]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Intro sentence 3"), "{article}");
+    assert!(article.contains("checking of condition 3"), "{article}");
+    assert!(!article.contains("Promise 1"), "{article}");
+}
+
+#[test]
+fn a_parts_footer_is_cut() {
+    // The article's own footer (its feedback form and last-modified date) is named by a class
+    // word of the article's, which is no negative hint by itself.
+    let mut kids: Vec<T> = (0..6).map(|n| para(&prose(n, "Guide"))).collect();
+    kids.push(ea(
+        "section",
+        &[("class", "content-section article-footer")],
+        vec![
+            e("h2", vec![x("Help improve the docs")]),
+            para("Was this page helpful to you? Learn how to contribute to it."),
+            para("This page was last modified on Dec 2, 2025 by its contributors."),
+        ],
+    ));
+    let obs = page(vec![
+        e("nav", vec![link("Docs"), link("API"), link("Blog")]),
+        ea("div", &[("class", "article-body")], kids),
+    ]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Guide sentence 5"), "{article}");
+    assert!(!article.contains("last modified"), "{article}");
+}
