@@ -317,20 +317,20 @@ fn is_article(roads: &Roads) -> bool {
 /// landing page is not, and its sections are its text
 /// (`an_undated_page_of_prose_sections_reads_as_the_region`).
 fn undated_sections(roads: &Roads, article: f64, region: f64) -> bool {
-    !roads.dated
-        && article < UNDATED_SHARE * region
-        && rest_long_share(&roads.article, &roads.region) >= REST_PROSE_SHARE
+    let (share, lines) = rest_long_share(&roads.article, &roads.region);
+    !roads.dated && article < UNDATED_SHARE * region && share >= REST_PROSE_SHARE && lines >= 2
 }
 
 /// The share of the region's text outside the article road's lines (by line) that is in lines of
-/// [`LONG_LINE`] characters or more.
-fn rest_long_share(article: &str, region: &str) -> f64 {
+/// [`LONG_LINE`] characters or more, and how many such lines there are (one stray paragraph
+/// after a story is no section: `an_undated_story_keeps_its_article_road`).
+fn rest_long_share(article: &str, region: &str) -> (f64, usize) {
     let kept: std::collections::HashSet<&str> = article
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let (mut all, mut long) = (0usize, 0usize);
+    let (mut all, mut long, mut lines) = (0usize, 0usize, 0usize);
     for line in region.lines().map(str::trim) {
         if line.is_empty() || kept.contains(line) {
             continue;
@@ -338,12 +338,13 @@ fn rest_long_share(article: &str, region: &str) -> f64 {
         all += line.len();
         if line.chars().count() >= LONG_LINE {
             long += line.len();
+            lines += 1;
         }
     }
     if all == 0 {
-        0.0
+        (0.0, 0)
     } else {
-        long as f64 / all as f64
+        (long as f64 / all as f64, lines)
     }
 }
 
@@ -363,8 +364,9 @@ const DATE_WORDS: &[&str] = &[
 ];
 
 /// Whether the page is dated: a visible `time` element, a visible part whose class, id or
-/// itemprop names a byline or a publication date ([`DATE_WORDS`]), or a date in the region's
-/// text ([`has_date`]).
+/// itemprop names a byline or a publication date ([`DATE_WORDS`]) or a comment (readers answer
+/// a story, not a landing page: `an_undated_story_keeps_its_article_road`), or a date in the
+/// region's text ([`has_date`]).
 fn is_dated(page: &Page<'_, '_, '_>, region: &str) -> bool {
     let tree = page.tree;
     page.r.order.iter().map(|&i| i as usize).any(|i| {
@@ -377,7 +379,10 @@ fn is_dated(page: &Page<'_, '_, '_>, region: &str) -> bool {
                         let v = v.to_ascii_lowercase();
                         DATE_WORDS.iter().any(|w| v.contains(w))
                     })
-                }))
+                })
+                || node
+                    .attr("id")
+                    .is_some_and(|v| v.to_ascii_lowercase().contains("comments")))
     }) || has_date(region)
 }
 

@@ -3350,6 +3350,51 @@ fn a_menu_named_by_its_class_is_cut_from_the_region() {
 }
 
 #[test]
+fn an_undated_story_keeps_its_article_road() {
+    // A story without a date: one stray paragraph after it is no section of a landing page, and
+    // a comment section (`id="comments"`) answers a story.
+    let story = |after: T| {
+        main_of(page(vec![
+            e("nav", vec![link("Home"), link("News")]),
+            e(
+                "div",
+                vec![
+                    e("h1", vec![x("Storm closes the harbour road")]),
+                    e("div", (0..6).map(|n| para(&prose(n, "Story"))).collect()),
+                ],
+            ),
+            after,
+        ]))
+    };
+    let stray = story(e(
+        "div",
+        vec![para(
+            "A reader writes at length about the story, and more, at length, about the \
+             harbour road and the storm. READER-NOTE ends here.",
+        )],
+    ));
+    assert!(stray.contains("Story sentence 5"), "{stray}");
+    assert!(!stray.contains("READER-NOTE"), "{stray}");
+    let comments = story(ea(
+        "section",
+        &[("id", "comments")],
+        (0..4)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![para(&format!(
+                        "COMMENT {n}, which has commas, goes on and on, as comments do, at \
+                         length, again and again, and again."
+                    ))],
+                )
+            })
+            .collect(),
+    ));
+    assert!(comments.contains("Story sentence 5"), "{comments}");
+    assert!(!comments.contains("COMMENT"), "{comments}");
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.
