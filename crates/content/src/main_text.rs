@@ -28,7 +28,10 @@
 //!   comments, replies, related posts, sharing, newsletters, ads, bylines (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
-//!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
+//!   repeats the page's title, captions and credits (`captions_are_cut`), a thread's furniture
+//!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
+//!   `post-signature`: who wrote it, their standing and when, not what they wrote:
+//!   `a_posts_author_card_is_cut_from_its_article`), short blocks that are
 //!   all link (`link_only_promotions_are_cut`) or start by pointing elsewhere ("Related:",
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
@@ -554,6 +557,11 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         let h = hints(tree, i);
         h.contains("caption") || h.contains("credit")
     } {
+        return true;
+    }
+    // A thread's card of who wrote a post and their standing, their signature.
+    let h = hints(tree, i);
+    if region::names_thread_furniture(&h) || h.contains("signature") {
         return true;
     }
     let (a, b) = page.r.span(i).unwrap_or((0, 0));

@@ -1727,6 +1727,45 @@ fn captions_are_cut() {
 }
 
 #[test]
+fn a_posts_author_card_is_cut_from_its_article() {
+    // A question read as one article: its prose, then who asked it, their standing and when;
+    // beside it, the page's list of tags.
+    let tags: Vec<T> = ["exceptions", "error-handling", "python", "try-except"]
+        .iter()
+        .map(|t| e("li", vec![x(&format!("Tagged {t}"))]))
+        .collect();
+    let obs = page(vec![
+        e("ul", tags),
+        e(
+            "div",
+            vec![
+                para(&prose(0, "Body")),
+                para(&prose(1, "Body")),
+                ea(
+                    "div",
+                    &[("class", "post-signature")],
+                    vec![
+                        e("div", vec![x("ASKED Feb 4, 2014 at 13:27")]),
+                        ea(
+                            "div",
+                            &[("class", "user-info")],
+                            vec![link("CARD poke"), x(" 392k gold badges")],
+                        ),
+                    ],
+                ),
+                para(&prose(2, "Body")),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 2"), "{main}");
+    assert!(
+        !main.contains("ASKED") && !main.contains("gold badges"),
+        "{main}"
+    );
+}
+
+#[test]
 fn link_only_promotions_are_cut() {
     let obs = page(vec![e(
         "div",

@@ -95,6 +95,13 @@ const THREAD_FURNITURE: &[&str] = &[
     "pager",
 ];
 
+/// Whether class or id words name a thread's furniture around a post ([`THREAD_FURNITURE`],
+/// whole tokens): M8 cuts it from the region, M4 from the article road's part.
+pub(super) fn names_thread_furniture(h: &str) -> bool {
+    h.split_ascii_whitespace()
+        .any(|t| THREAD_FURNITURE.contains(&t))
+}
+
 /// Class or id words (matched as substrings) that mark a shop's furniture around its product, on
 /// a page that sells (see [`sells`]): its customer reviews, what buyers said, not the product's
 /// description (`customer_reviews_are_cut_from_a_product`); a marketplace's card of the seller
@@ -297,8 +304,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     let h = hints(tree, i);
     if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k)))
         || has_ad_token(&h)
-        || h.split_ascii_whitespace()
-            .any(|t| THREAD_FURNITURE.contains(&t))
+        || names_thread_furniture(&h)
         || (shop && names_shop_furniture(&h))
         || h.split_ascii_whitespace().any(names_side_part)
     {
