@@ -2329,6 +2329,39 @@ fn a_threads_furniture_is_cut() {
 }
 
 #[test]
+fn a_threads_furniture_named_as_a_components_element_is_cut() {
+    // Each post a component whose parts are named `Block__element`: the author card too.
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "MessageCard")],
+                vec![
+                    ea(
+                        "div",
+                        &[("class", "MessageCard__user-info")],
+                        vec![link(&format!("user{n}")), x(" 1,430 posts · Joined 2022")],
+                    ),
+                    ea(
+                        "div",
+                        &[("class", "MessageCard__content")],
+                        vec![x(&format!("Reply {n}: that fixed it for me as well."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("A thread")]), e("div", posts)],
+    )]));
+    for n in 0..4 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Joined 2022"), "{main}");
+}
+
+#[test]
 fn customer_reviews_are_cut_from_a_product() {
     // A product: its name, price, buy button, description, then what buyers said of it.
     let product = |buy: &str| {

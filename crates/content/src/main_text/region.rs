@@ -15,7 +15,9 @@
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads or "related" (`the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
-//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
+//! (author cards, signatures, page links: `a_threads_furniture_is_cut`; named as a component's
+//! element too, `MessageCard__user-info`:
+//! `a_threads_furniture_named_as_a_components_element_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …) its customer reviews
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
@@ -96,10 +98,15 @@ const THREAD_FURNITURE: &[&str] = &[
 ];
 
 /// Whether class or id words name a thread's furniture around a post ([`THREAD_FURNITURE`],
-/// whole tokens): M8 cuts it from the region, M4 from the article road's part.
+/// whole tokens, or a token's element after `__` without its `--` modifier, as components name
+/// their parts): M8 cuts it from the region, M4 from the article road's part.
 pub(super) fn names_thread_furniture(h: &str) -> bool {
-    h.split_ascii_whitespace()
-        .any(|t| THREAD_FURNITURE.contains(&t))
+    h.split_ascii_whitespace().any(|t| {
+        THREAD_FURNITURE.contains(&t)
+            || t.rsplit_once("__").is_some_and(|(_, el)| {
+                THREAD_FURNITURE.contains(&el.split("--").next().unwrap_or(el))
+            })
+    })
 }
 
 /// Class or id words (matched as substrings) that mark a shop's furniture around its product, on
