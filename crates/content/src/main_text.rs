@@ -31,7 +31,9 @@
 //!   repeats the page's title, captions and credits (`captions_are_cut`), a thread's furniture
 //!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
-//!   `a_posts_author_card_is_cut_from_its_article`), short blocks that are
+//!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
+//!   ("Ask question", "Start asking to get answers": `a_threads_notices_are_cut_from_its_article`),
+//!   short blocks that are
 //!   all link (`link_only_promotions_are_cut`) or start by pointing elsewhere ("Related:",
 //!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
 //!   tables, header) that the
@@ -561,7 +563,10 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     }
     // A thread's card of who wrote a post and their standing, their signature.
     let h = hints(tree, i);
-    if region::names_thread_furniture(&h) || h.contains("signature") {
+    if region::names_thread_furniture(&h)
+        || h.contains("signature")
+        || region::is_thread_label(page, i)
+    {
         return true;
     }
     let (a, b) = page.r.span(i).unwrap_or((0, 0));

@@ -1766,6 +1766,47 @@ fn a_posts_author_card_is_cut_from_its_article() {
 }
 
 #[test]
+fn a_threads_notices_are_cut_from_its_article() {
+    // A question read as one article, and under it the site's call to ask one.
+    let tags: Vec<T> = [
+        "exceptions",
+        "error-handling",
+        "python",
+        "try-except",
+        "logging",
+        "python-3.x",
+        "control-flow",
+    ]
+    .iter()
+    .map(|t| e("li", vec![x(&format!("Tagged {t}"))]))
+    .collect();
+    let obs = page(vec![
+        e("ul", tags),
+        e(
+            "div",
+            vec![
+                para(&prose(0, "Body")),
+                para(&prose(1, "Body")),
+                para(&prose(2, "Body")),
+                e(
+                    "div",
+                    vec![
+                        e("p", vec![x("Start asking to get answers")]),
+                        e("p", vec![x("Find the answer to your question by asking.")]),
+                    ],
+                ),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 2"), "{main}");
+    assert!(
+        !main.contains("Start asking") && !main.contains("by asking"),
+        "{main}"
+    );
+}
+
+#[test]
 fn link_only_promotions_are_cut() {
     let obs = page(vec![e(
         "div",

@@ -363,6 +363,15 @@ fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
         == Some("section")
 }
 
+/// An element that only says what a thread's control or notice says ([`THREAD_LABELS`]): M4
+/// cuts it from the article road's part (M8 through [`is_control_label`]).
+pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let r = page.r;
+    r.span(i).is_some_and(|(a, b)| {
+        b - a <= 64 && THREAD_LABELS.contains(&r.slice(a, b).trim().to_lowercase().as_str())
+    })
+}
+
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let r = page.r;
