@@ -2968,6 +2968,52 @@ fn a_threads_controls_and_notices_are_cut() {
 }
 
 #[test]
+fn a_threads_call_to_join_is_cut() {
+    // A thread of short posts, then the box a guest is asked to join or sign in by.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![e("div", vec![x(&format!("Post {n}: same here."))])],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Fan curve ignored")]),
+            e("div", posts),
+            e(
+                "div",
+                vec![
+                    e("h2", vec![x("Create an account or sign in to comment")]),
+                    e(
+                        "p",
+                        vec![x("You need to be a member in order to leave a comment")],
+                    ),
+                    e("h3", vec![x("Create an account")]),
+                    e(
+                        "p",
+                        vec![x("Sign up for a new account in our community. It's easy!")],
+                    ),
+                    link("Register a new account"),
+                    e("h3", vec![x("Sign in")]),
+                    e("p", vec![x("Already have an account? Sign in here.")]),
+                    link("Sign In Now"),
+                ],
+            ),
+        ],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    for cut in ["member in order", "account", "Sign in", "Sign In"] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
+}
+
+#[test]
 fn a_footer_named_by_its_class_is_cut_from_the_region() {
     // A listing whose footer is a div the layout names so: its links and legal lines are the
     // site's, not the listing's.

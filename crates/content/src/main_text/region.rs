@@ -34,7 +34,8 @@
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
 //! "Back", "Top", "You must log in or register to reply here.":
-//! `a_threads_controls_and_notices_are_cut`), never a part holding
+//! `a_threads_controls_and_notices_are_cut`; the box that asks a guest to join, "Create an
+//! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`). Lists
@@ -213,7 +214,8 @@ const CONTROL_LABELS: &[&str] = &[
 
 /// What a forum's controls and notices around a thread say, each the whole text of its element
 /// (English only): quotes' expanders, page jumps, the calls to sign in or ask, a closed thread's
-/// status (`a_threads_controls_and_notices_are_cut`).
+/// status (`a_threads_controls_and_notices_are_cut`), the box that asks a guest to join
+/// (`a_threads_call_to_join_is_cut`).
 const THREAD_LABELS: &[&str] = &[
     "click to expand...",
     "click to expand",
@@ -230,6 +232,13 @@ const THREAD_LABELS: &[&str] = &[
     "you must log in or register to reply here.",
     "you must log in to answer this question.",
     "create an account or sign in to comment",
+    "you need to be a member in order to leave a comment",
+    "create an account",
+    "sign up for a new account in our community. it's easy!",
+    "register a new account",
+    "sign in",
+    "already have an account? sign in here.",
+    "sign in now",
     "not open for further replies.",
 ];
 
