@@ -62,7 +62,9 @@
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
 //!   than the region, it is a part of short lines (a landing page's section), it is one post
-//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`),
+//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`;
+//!   deeper down, by a class word naming a post or message that its siblings share:
+//!   `one_named_post_of_a_thread_reads_as_the_region`),
 //!   or it is a page's questions and answers (an accordion, a FAQ: one section of a service
 //!   page); else the region (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
@@ -250,7 +252,7 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
 /// `a_part_of_labels_reads_as_the_region`), nor when the part is one post of a thread
-/// ([`one_post`]), nor when the part is a page's questions and answers
+/// ([`one_post`], [`one_named_post`]), nor when the part is a page's questions and answers
 /// (its class or id, or its parent's, says accordion or FAQ: a service page's FAQ often holds
 /// most of its prose, its hero, features and prices the rest:
 /// `a_part_of_questions_and_answers_reads_as_the_region`).
@@ -317,6 +319,54 @@ fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
         })
 }
 
+/// M9: whether the article road's part lies in one post of a thread named so: the part or one
+/// of its [`NAMED_POST_LEVELS`] nearest ancestors has a class word that names a post or a
+/// message (`post`, `message`, `message--post`, `postbody`, …: starting so) and
+/// [`POST_MIN_ALIKE`] or more visible siblings of its tag with that word, each holding a
+/// paragraph's worth of text and together [`POST_SHARE`] of its text or more. Deeper than
+/// [`one_post`] looks, and alike by that word alone: a forum's post wraps its text in many
+/// levels, and its class says its state too (the thread's starter, unread):
+/// `one_named_post_of_a_thread_reads_as_the_region`.
+fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    let post_word = |i: usize| -> Option<String> {
+        tree.node(i)
+            .attr("class")?
+            .split_ascii_whitespace()
+            .map(str::to_ascii_lowercase)
+            .find(|w| w.starts_with("post") || w.starts_with("message"))
+    };
+    std::iter::once(part)
+        .chain(tree.ancestors(part))
+        .take(NAMED_POST_LEVELS + 1)
+        .take_while(|&a| !matches!(tree.node(a).tag(), "body" | "html" | "main"))
+        .any(|a| {
+            let (Some(word), Some(parent)) = (post_word(a), tree.parent_of(a)) else {
+                return false;
+            };
+            let tag = tree.node(a).tag();
+            let alike: Vec<usize> = tree
+                .node(parent)
+                .kids
+                .iter()
+                .map(|&k| k as usize)
+                .filter(|&k| k != a)
+                .filter(|&k| {
+                    let o = tree.node(k);
+                    o.is_element()
+                        && o.tag() == tag
+                        && o.attr("class").is_some_and(|c| {
+                            c.split_ascii_whitespace()
+                                .any(|w| w.eq_ignore_ascii_case(&word))
+                        })
+                })
+                .filter(|&k| len(r, k) >= MIN_PARAGRAPH_BYTES)
+                .collect();
+            let others: usize = alike.iter().map(|&k| len(r, k)).sum();
+            alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
+        })
+}
+
 /// Whether a part is a page's questions and answers: its class or id, or its parent's, says
 /// accordion or FAQ.
 fn is_faq(tree: &Tree<'_>, i: usize) -> bool {
@@ -358,6 +408,7 @@ const LABELS_SHARE: f64 = 0.7;
 const POST_LEVELS: usize = 3;
 const POST_MIN_ALIKE: usize = 2;
 const POST_SHARE: f64 = 0.3;
+const NAMED_POST_LEVELS: usize = 8;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -437,7 +488,8 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
-    let one_post = matches!(parts[..], [part] if one_post(&page, part));
+    let one_post =
+        matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,

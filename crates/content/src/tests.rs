@@ -2875,6 +2875,52 @@ fn one_post_of_a_thread_reads_as_the_region() {
 }
 
 #[test]
+fn one_named_post_of_a_thread_reads_as_the_region() {
+    // As `one_post_of_a_thread_reads_as_the_region`, but each post's text lies five levels
+    // down in its `li`, and the first post's class also says it is the thread starter's.
+    let long = "The first post asks at length, with details of the setup, the versions, the logs \
+        and everything tried so far, why the backup stops halfway through the night. ";
+    let deep = |body: Vec<T>| {
+        e(
+            "div",
+            vec![e(
+                "div",
+                vec![e("div", vec![e("div", vec![e("blockquote", body)])])],
+            )],
+        )
+    };
+    let mut posts = vec![ea(
+        "li",
+        &[("class", "message threadAuthor")],
+        vec![deep((0..8).map(|_| para(long)).collect())],
+    )];
+    for n in 0..3 {
+        posts.push(ea(
+            "li",
+            &[("class", "message")],
+            vec![
+                link(&format!("user{n}")),
+                deep(vec![para(&format!(
+                    "Reply {n}: check the disk's free space first, since mine stopped at the \
+                    very same point every night for a week when the disk was full."
+                ))]),
+            ],
+        ));
+    }
+    let main = main_of(page(vec![
+        e("nav", vec![link("Latest"), link("Categories")]),
+        e(
+            "main",
+            vec![e("h1", vec![x("Backup stops halfway")]), e("ol", posts)],
+        ),
+    ]));
+    assert!(main.contains("The first post asks at length"), "{main}");
+    for n in 0..3 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+}
+
+#[test]
 fn a_forums_sidebar_is_cut_from_the_region() {
     // A thread of short posts without a declared main: its posts in the layout's main column,
     // and a sidebar of the forum's latest threads, each with who posted last and when.
