@@ -64,7 +64,8 @@
 //!   than the region, it is a part of short lines (a landing page's section), it is one post
 //!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`;
 //!   deeper down, by a class word naming a post or message that its siblings share:
-//!   `one_named_post_of_a_thread_reads_as_the_region`),
+//!   `one_named_post_of_a_thread_reads_as_the_region`), it lies in a part whose class or id
+//!   (or an ancestor's) names a forum or a thread (`a_part_in_a_thread_reads_as_the_region`),
 //!   or it is a page's questions and answers (an accordion, a FAQ: one section of a service
 //!   page); else the region (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
@@ -252,7 +253,7 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
 /// `a_part_of_labels_reads_as_the_region`), nor when the part is one post of a thread
-/// ([`one_post`], [`one_named_post`]), nor when the part is a page's questions and answers
+/// ([`one_post`], [`one_named_post`]) or lies in one ([`in_a_thread`]), nor when the part is a page's questions and answers
 /// (its class or id, or its parent's, says accordion or FAQ: a service page's FAQ often holds
 /// most of its prose, its hero, features and prices the rest:
 /// `a_part_of_questions_and_answers_reads_as_the_region`).
@@ -366,6 +367,19 @@ fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
             alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
         })
 }
+
+/// M9: whether a part lies in a forum's thread by its page's own words: its class or id, or an
+/// ancestor's up to the root, names a forum or a thread (`node-forum`, `template-thread_view`,
+/// `thread-body`): the thread's posts are the page's main text, not its longest post
+/// (`a_part_in_a_thread_reads_as_the_region`).
+fn in_a_thread(tree: &Tree<'_>, part: usize) -> bool {
+    std::iter::once(part)
+        .chain(tree.ancestors(part))
+        .any(|a| THREAD_WORDS.iter().any(|w| hints(tree, a).contains(w)))
+}
+
+/// Class or id words (matched as substrings) that name a forum's thread ([`in_a_thread`]).
+const THREAD_WORDS: &[&str] = &["forum", "thread"];
 
 /// Whether a part is a page's questions and answers: its class or id, or its parent's, says
 /// accordion or FAQ.
@@ -488,8 +502,8 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
-    let one_post =
-        matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part));
+    let one_post = matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part))
+        || parts.iter().any(|&p| in_a_thread(tree, p));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,

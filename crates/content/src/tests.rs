@@ -2921,6 +2921,51 @@ fn one_named_post_of_a_thread_reads_as_the_region() {
 }
 
 #[test]
+fn a_part_in_a_thread_reads_as_the_region() {
+    // A forum's first post, long, then the thread's replies in a list of another kind (as a
+    // blog's comments would be): the page's class says it is a thread.
+    let thread = |class: &str| {
+        let long = "The first post asks at length, with details of the setup, the versions, \
+            the logs and everything tried so far, why the backup stops halfway. ";
+        let replies: Vec<T> = (0..3)
+            .map(|n| {
+                ea(
+                    "li",
+                    &[("class", "item")],
+                    vec![
+                        link(&format!("user{n}")),
+                        para(&format!(
+                            "Reply {n}: check the disk's free space first, since mine stopped \
+                            at the very same point every night when the disk was full."
+                        )),
+                    ],
+                )
+            })
+            .collect();
+        main_of(page(vec![ea(
+            "div",
+            &[("class", class)],
+            vec![
+                e("h1", vec![x("Backup stops halfway")]),
+                ea(
+                    "div",
+                    &[("class", "first")],
+                    (0..8).map(|_| para(long)).collect(),
+                ),
+                e("ul", replies),
+            ],
+        )]))
+    };
+    let main = thread("frame thread-view");
+    assert!(main.contains("The first post asks at length"), "{main}");
+    for n in 0..3 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    // Without the word, the first post reads as an article.
+    assert!(!thread("frame").contains("Reply 0:"));
+}
+
+#[test]
 fn a_forums_sidebar_is_cut_from_the_region() {
     // A thread of short posts without a declared main: its posts in the layout's main column,
     // and a sidebar of the forum's latest threads, each with who posted last and when.
