@@ -3105,6 +3105,41 @@ fn a_threads_call_to_join_is_cut() {
 }
 
 #[test]
+fn a_sites_notice_is_cut_from_the_region() {
+    // A thread of short posts under the forum's notices to every visitor.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![e("div", vec![x(&format!("Post {n}: same here."))])],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            ea(
+                "ul",
+                &[("class", "p-body-notices")],
+                vec![e(
+                    "li",
+                    vec![x(
+                        "SCAM ALERT: members are reminded never to send money first.",
+                    )],
+                )],
+            ),
+            e("h1", vec![x("Fan curve ignored")]),
+            e("div", posts),
+        ],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("SCAM ALERT"), "{main}");
+}
+
+#[test]
 fn a_footer_named_by_its_class_is_cut_from_the_region() {
     // A listing whose footer is a div the layout names so: its links and legal lines are the
     // site's, not the listing's.
