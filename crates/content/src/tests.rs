@@ -3046,14 +3046,22 @@ fn a_threads_controls_and_notices_are_cut() {
             e("h1", vec![x("Fan curve ignored")]),
             e("div", posts),
             e("div", vec![x("You must log in or register to reply here.")]),
-            e("div", vec![link("Back"), link("Top")]),
+            e("div", vec![link("Back"), link("Top"), link("Bottom")]),
+            e("div", vec![link("Click to shrink...")]),
         ],
     )]));
     for n in 0..6 {
         assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
     }
     assert!(main.contains("someone said"), "{main}");
-    for cut in ["Click to expand", "register to reply", "Back", "Top"] {
+    for cut in [
+        "Click to expand",
+        "register to reply",
+        "Back",
+        "Top",
+        "Bottom",
+        "Click to shrink",
+    ] {
         assert!(!main.contains(cut), "{cut}: {main}");
     }
 }

@@ -34,7 +34,8 @@
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
-//! "Back", "Top", "You must log in or register to reply here.":
+//! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
+//! register to reply here.":
 //! `a_threads_controls_and_notices_are_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
@@ -221,8 +222,13 @@ const CONTROL_LABELS: &[&str] = &[
 const THREAD_LABELS: &[&str] = &[
     "click to expand...",
     "click to expand",
+    "click to shrink...",
+    "click to shrink",
     "back",
     "top",
+    "bottom",
+    "toggle sidebar",
+    "toggle sidebar toggle sidebar",
     "ask question",
     "new posts",
     "search forums",
