@@ -2403,6 +2403,38 @@ fn a_threads_furniture_named_as_a_components_element_is_cut() {
 }
 
 #[test]
+fn an_author_card_named_after_its_post_is_cut() {
+    // Each post's author card named after the post (`messageUserInfo`), then the post's text.
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "li",
+                &[("class", "message")],
+                vec![
+                    ea(
+                        "div",
+                        &[("class", "messageUserInfo")],
+                        vec![link(&format!("user{n}")), x(" Messages: 1,046")],
+                    ),
+                    e(
+                        "blockquote",
+                        vec![x(&format!("Reply {n}: that fixed it for me as well."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("A thread")]), e("ol", posts)],
+    )]));
+    for n in 0..4 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Messages: 1,046"), "{main}");
+}
+
+#[test]
 fn customer_reviews_are_cut_from_a_product() {
     // A product: its name, price, buy button, description, then what buyers said of it.
     let product = |buy: &str| {

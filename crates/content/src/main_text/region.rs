@@ -18,7 +18,8 @@
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`; named as a component's
 //! element too, `MessageCard__user-info`:
-//! `a_threads_furniture_named_as_a_components_element_is_cut`), on a page that sells
+//! `a_threads_furniture_named_as_a_components_element_is_cut`; a word ending so, named after
+//! its post, `messageUserInfo`: `an_author_card_named_after_its_post_is_cut`), on a page that sells
 //! (a control says "Add to cart", "Buy now", …) its customer reviews
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
@@ -105,8 +106,12 @@ const THREAD_FURNITURE: &[&str] = &[
 /// whole tokens, or a token's element after `__` without its `--` modifier, as components name
 /// their parts): M8 cuts it from the region, M4 from the article road's part.
 pub(super) fn names_thread_furniture(h: &str) -> bool {
+    /// How a word that names a post's author card ends, whatever names the post before it
+    /// (`messageuserinfo`, `postuserinfo`, `extrauserinfo`).
+    const CARD_ENDINGS: &[&str] = &["userinfo", "userdetails", "authorinfo", "posterinfo"];
     h.split_ascii_whitespace().any(|t| {
         THREAD_FURNITURE.contains(&t)
+            || CARD_ENDINGS.iter().any(|e| t.ends_with(e))
             || t.rsplit_once("__").is_some_and(|(_, el)| {
                 THREAD_FURNITURE.contains(&el.split("--").next().unwrap_or(el))
             })
