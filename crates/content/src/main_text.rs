@@ -65,7 +65,8 @@
 //!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`;
 //!   deeper down, by a class word naming a post or message that its siblings share:
 //!   `one_named_post_of_a_thread_reads_as_the_region`), it lies in a part whose class or id
-//!   (or an ancestor's) names a forum or a thread (`a_part_in_a_thread_reads_as_the_region`),
+//!   (or an ancestor's) names a forum, a thread or a discussion
+//!   (`a_part_in_a_thread_reads_as_the_region`),
 //!   or it is a page's questions and answers (an accordion, a FAQ: one section of a service
 //!   page); else the region (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
@@ -369,8 +370,8 @@ fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
 }
 
 /// M9: whether a part lies in a forum's thread by its page's own words: its class or id, or an
-/// ancestor's up to the root, names a forum or a thread (`node-forum`, `template-thread_view`,
-/// `thread-body`): the thread's posts are the page's main text, not its longest post
+/// ancestor's up to the root, names a forum, a thread or a discussion (`node-forum`,
+/// `template-thread_view`, `thread-body`, `Discussion`): the thread's posts are the page's main text, not its longest post
 /// (`a_part_in_a_thread_reads_as_the_region`).
 fn in_a_thread(tree: &Tree<'_>, part: usize) -> bool {
     std::iter::once(part)
@@ -379,7 +380,7 @@ fn in_a_thread(tree: &Tree<'_>, part: usize) -> bool {
 }
 
 /// Class or id words (matched as substrings) that name a forum's thread ([`in_a_thread`]).
-const THREAD_WORDS: &[&str] = &["forum", "thread"];
+const THREAD_WORDS: &[&str] = &["forum", "thread", "discussion"];
 
 /// Whether a part is a page's questions and answers: its class or id, or its parent's, says
 /// accordion or FAQ.

@@ -2988,10 +2988,12 @@ fn a_part_in_a_thread_reads_as_the_region() {
             ],
         )]))
     };
-    let main = thread("frame thread-view");
-    assert!(main.contains("The first post asks at length"), "{main}");
-    for n in 0..3 {
-        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    for class in ["frame thread-view", "frame Discussion"] {
+        let main = thread(class);
+        assert!(main.contains("The first post asks at length"), "{main}");
+        for n in 0..3 {
+            assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+        }
     }
     // Without the word, the first post reads as an article.
     assert!(!thread("frame").contains("Reply 0:"));
