@@ -3182,6 +3182,34 @@ fn a_sites_notice_is_cut_from_the_region() {
 }
 
 #[test]
+fn a_badge_is_cut_from_the_region() {
+    // A thread of short posts, the starter's marked by a badge that says so.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![
+                    ea("strong", &[("class", "ipsBadge")], vec![x("AUTHOR BADGE")]),
+                    e(
+                        "div",
+                        vec![x(&format!("Post {n}: same here, the fan curve resets."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("Fan curve ignored")]), e("div", posts)],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("AUTHOR BADGE"), "{main}");
+}
+
+#[test]
 fn a_footer_named_by_its_class_is_cut_from_the_region() {
     // A listing whose footer is a div the layout names so: its links and legal lines are the
     // site's, not the listing's.

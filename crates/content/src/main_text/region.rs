@@ -13,8 +13,9 @@
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
-//! cookie notice, sharing, newsletter, breadcrumb, ads, "related" or a notice to every visitor
-//! (`a_sites_notice_is_cut_from_the_region`, `the_declared_main_region_is_read_whole`,
+//! cookie notice, sharing, newsletter, breadcrumb, ads, "related", a notice to every visitor
+//! (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's "Author", a card's "Sale":
+//! `a_badge_is_cut_from_the_region`; `the_declared_main_region_is_read_whole`,
 //! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
 //! (author cards, signatures, page links: `a_threads_furniture_is_cut`; named as a component's
 //! element too, `MessageCard__user-info`:
@@ -83,6 +84,7 @@ const REGION_NOISE: &[&str] = &[
     "modal",
     "signature",
     "notice",
+    "badge",
 ];
 
 /// Class or id tokens (matched whole) that mark a thread's furniture around each post: who
