@@ -37,7 +37,12 @@
 //!   (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
-//!   repeats the page's title, captions and credits (`captions_are_cut`), short blocks that are
+//!   repeats the page's title, captions and credits (`captions_are_cut`), a thread's furniture
+//!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
+//!   `post-signature`: who wrote it, their standing and when, not what they wrote:
+//!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
+//!   ("Ask question", "Start asking to get answers": `a_threads_notices_are_cut_from_its_article`),
+//!   short blocks that are
 //!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
 //!   a reference entry's name linked to its own page:
 //!   `linked_terms_of_a_definition_list_are_kept`, `linked_table_cells_are_kept`) or start by
@@ -78,7 +83,11 @@
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
 //!   than the region, it is a part of short lines (a landing page's section), it is one post
-//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`),
+//!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`;
+//!   deeper down, by a class word naming a post or message that its siblings share:
+//!   `one_named_post_of_a_thread_reads_as_the_region`), it lies in a part whose class or id
+//!   (or an ancestor's) names a forum, a thread or a discussion
+//!   (`a_part_in_a_thread_reads_as_the_region`),
 //!   it is a page's questions and answers (an accordion, a FAQ: one section of a service page),
 //!   or it is a short part of a page that sells one product (its description, the region
 //!   holding its price, options and specifications), or the page is undated (no `time`, byline
@@ -271,7 +280,7 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// nor when a part under [`LABELS_SHARE`] of the region has under [`LONG_LINE_SHARE`] of its text
 /// in lines of prose (one section of a landing page, its headings and slogans:
 /// `a_part_of_labels_reads_as_the_region`), nor when the part is one post of a thread
-/// ([`one_post`]), nor when the part is a page's questions and answers
+/// ([`one_post`], [`one_named_post`]) or lies in one ([`in_a_thread`]), nor when the part is a page's questions and answers
 /// (its class or id, or its parent's, says accordion or FAQ: a service page's FAQ often holds
 /// most of its prose, its hero, features and prices the rest:
 /// `a_part_of_questions_and_answers_reads_as_the_region`), nor on a page that sells one product
@@ -476,6 +485,67 @@ fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
         })
 }
 
+/// M9: whether the article road's part lies in one post of a thread named so: the part or one
+/// of its [`NAMED_POST_LEVELS`] nearest ancestors has a class word that names a post or a
+/// message (`post`, `message`, `message--post`, `postbody`, …: starting so) and
+/// [`POST_MIN_ALIKE`] or more visible siblings of its tag with that word, each holding a
+/// paragraph's worth of text and together [`POST_SHARE`] of its text or more. Deeper than
+/// [`one_post`] looks, and alike by that word alone: a forum's post wraps its text in many
+/// levels, and its class says its state too (the thread's starter, unread):
+/// `one_named_post_of_a_thread_reads_as_the_region`.
+fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    let post_word = |i: usize| -> Option<String> {
+        tree.node(i)
+            .attr("class")?
+            .split_ascii_whitespace()
+            .map(str::to_ascii_lowercase)
+            .find(|w| w.starts_with("post") || w.starts_with("message"))
+    };
+    std::iter::once(part)
+        .chain(tree.ancestors(part))
+        .take(NAMED_POST_LEVELS + 1)
+        .take_while(|&a| !matches!(tree.node(a).tag(), "body" | "html" | "main"))
+        .any(|a| {
+            let (Some(word), Some(parent)) = (post_word(a), tree.parent_of(a)) else {
+                return false;
+            };
+            let tag = tree.node(a).tag();
+            let alike: Vec<usize> = tree
+                .node(parent)
+                .kids
+                .iter()
+                .map(|&k| k as usize)
+                .filter(|&k| k != a)
+                .filter(|&k| {
+                    let o = tree.node(k);
+                    o.is_element()
+                        && o.tag() == tag
+                        && o.attr("class").is_some_and(|c| {
+                            c.split_ascii_whitespace()
+                                .any(|w| w.eq_ignore_ascii_case(&word))
+                        })
+                })
+                .filter(|&k| len(r, k) >= MIN_PARAGRAPH_BYTES)
+                .collect();
+            let others: usize = alike.iter().map(|&k| len(r, k)).sum();
+            alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
+        })
+}
+
+/// M9: whether a part lies in a forum's thread by its page's own words: its class or id, or an
+/// ancestor's up to the root, names a forum, a thread or a discussion (`node-forum`,
+/// `template-thread_view`, `thread-body`, `Discussion`): the thread's posts are the page's main text, not its longest post
+/// (`a_part_in_a_thread_reads_as_the_region`).
+fn in_a_thread(tree: &Tree<'_>, part: usize) -> bool {
+    std::iter::once(part)
+        .chain(tree.ancestors(part))
+        .any(|a| THREAD_WORDS.iter().any(|w| hints(tree, a).contains(w)))
+}
+
+/// Class or id words (matched as substrings) that name a forum's thread ([`in_a_thread`]).
+const THREAD_WORDS: &[&str] = &["forum", "thread", "discussion"];
+
 /// Whether a part is a page's questions and answers: its class or id, or its parent's, says
 /// accordion or FAQ.
 fn is_faq(tree: &Tree<'_>, i: usize) -> bool {
@@ -521,6 +591,7 @@ const DESCRIPTION_SHARE: f64 = 0.5;
 const DESCRIPTION_BYTES: usize = 4000;
 const UNDATED_SHARE: f64 = 0.9;
 const REST_PROSE_SHARE: f64 = 0.4;
+const NAMED_POST_LEVELS: usize = 8;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -611,7 +682,8 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
-    let one_post = matches!(parts[..], [part] if one_post(&page, part));
+    let one_post = matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part))
+        || parts.iter().any(|&p| in_a_thread(tree, p));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let dated = is_dated(&page, &region);
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
@@ -800,6 +872,14 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         let h = hints(tree, i);
         h.contains("caption") || h.contains("credit")
     } {
+        return true;
+    }
+    // A thread's card of who wrote a post and their standing, their signature.
+    let h = hints(tree, i);
+    if region::names_thread_furniture(&h)
+        || h.contains("signature")
+        || region::is_thread_label(page, i)
+    {
         return true;
     }
     let (a, b) = page.r.span(i).unwrap_or((0, 0));

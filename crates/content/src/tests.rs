@@ -1999,6 +1999,86 @@ fn captions_are_cut() {
 }
 
 #[test]
+fn a_posts_author_card_is_cut_from_its_article() {
+    // A question read as one article: its prose, then who asked it, their standing and when;
+    // beside it, the page's list of tags.
+    let tags: Vec<T> = ["exceptions", "error-handling", "python", "try-except"]
+        .iter()
+        .map(|t| e("li", vec![x(&format!("Tagged {t}"))]))
+        .collect();
+    let obs = page(vec![
+        e("ul", tags),
+        e(
+            "div",
+            vec![
+                para(&prose(0, "Body")),
+                para(&prose(1, "Body")),
+                ea(
+                    "div",
+                    &[("class", "post-signature")],
+                    vec![
+                        e("div", vec![x("ASKED Feb 4, 2014 at 13:27")]),
+                        ea(
+                            "div",
+                            &[("class", "user-info")],
+                            vec![link("CARD poke"), x(" 392k gold badges")],
+                        ),
+                    ],
+                ),
+                para(&prose(2, "Body")),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 2"), "{main}");
+    assert!(
+        !main.contains("ASKED") && !main.contains("gold badges"),
+        "{main}"
+    );
+}
+
+#[test]
+fn a_threads_notices_are_cut_from_its_article() {
+    // A question read as one article, and under it the site's call to ask one.
+    let tags: Vec<T> = [
+        "exceptions",
+        "error-handling",
+        "python",
+        "try-except",
+        "logging",
+        "python-3.x",
+        "control-flow",
+    ]
+    .iter()
+    .map(|t| e("li", vec![x(&format!("Tagged {t}"))]))
+    .collect();
+    let obs = page(vec![
+        e("ul", tags),
+        e(
+            "div",
+            vec![
+                para(&prose(0, "Body")),
+                para(&prose(1, "Body")),
+                para(&prose(2, "Body")),
+                e(
+                    "div",
+                    vec![
+                        e("p", vec![x("Start asking to get answers")]),
+                        e("p", vec![x("Find the answer to your question by asking.")]),
+                    ],
+                ),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 2"), "{main}");
+    assert!(
+        !main.contains("Start asking") && !main.contains("by asking"),
+        "{main}"
+    );
+}
+
+#[test]
 fn link_only_promotions_are_cut() {
     let obs = page(vec![e(
         "div",
@@ -2563,6 +2643,71 @@ fn a_threads_furniture_is_cut() {
     for cut in ["Posts: 4032", "Page 1 of 3"] {
         assert!(!main.contains(cut), "{cut}: {main}");
     }
+}
+
+#[test]
+fn a_threads_furniture_named_as_a_components_element_is_cut() {
+    // Each post a component whose parts are named `Block__element`: the author card too.
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "MessageCard")],
+                vec![
+                    ea(
+                        "div",
+                        &[("class", "MessageCard__user-info")],
+                        vec![link(&format!("user{n}")), x(" 1,430 posts · Joined 2022")],
+                    ),
+                    ea(
+                        "div",
+                        &[("class", "MessageCard__content")],
+                        vec![x(&format!("Reply {n}: that fixed it for me as well."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("A thread")]), e("div", posts)],
+    )]));
+    for n in 0..4 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Joined 2022"), "{main}");
+}
+
+#[test]
+fn an_author_card_named_after_its_post_is_cut() {
+    // Each post's author card named after the post (`messageUserInfo`), then the post's text.
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            ea(
+                "li",
+                &[("class", "message")],
+                vec![
+                    ea(
+                        "div",
+                        &[("class", "messageUserInfo")],
+                        vec![link(&format!("user{n}")), x(" Messages: 1,046")],
+                    ),
+                    e(
+                        "blockquote",
+                        vec![x(&format!("Reply {n}: that fixed it for me as well."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("A thread")]), e("ol", posts)],
+    )]));
+    for n in 0..4 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Messages: 1,046"), "{main}");
 }
 
 #[test]
@@ -3181,6 +3326,102 @@ fn one_post_of_a_thread_reads_as_the_region() {
 }
 
 #[test]
+fn one_named_post_of_a_thread_reads_as_the_region() {
+    // As `one_post_of_a_thread_reads_as_the_region`, but each post's text lies five levels
+    // down in its `li`, and the first post's class also says it is the thread starter's.
+    let long = "The first post asks at length, with details of the setup, the versions, the logs \
+        and everything tried so far, why the backup stops halfway through the night. ";
+    let deep = |body: Vec<T>| {
+        e(
+            "div",
+            vec![e(
+                "div",
+                vec![e("div", vec![e("div", vec![e("blockquote", body)])])],
+            )],
+        )
+    };
+    let mut posts = vec![ea(
+        "li",
+        &[("class", "message threadAuthor")],
+        vec![deep((0..8).map(|_| para(long)).collect())],
+    )];
+    for n in 0..3 {
+        posts.push(ea(
+            "li",
+            &[("class", "message")],
+            vec![
+                link(&format!("user{n}")),
+                deep(vec![para(&format!(
+                    "Reply {n}: check the disk's free space first, since mine stopped at the \
+                    very same point every night for a week when the disk was full."
+                ))]),
+            ],
+        ));
+    }
+    let main = main_of(page(vec![
+        e("nav", vec![link("Latest"), link("Categories")]),
+        e(
+            "main",
+            vec![e("h1", vec![x("Backup stops halfway")]), e("ol", posts)],
+        ),
+    ]));
+    assert!(main.contains("The first post asks at length"), "{main}");
+    for n in 0..3 {
+        assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+    }
+}
+
+#[test]
+fn a_part_in_a_thread_reads_as_the_region() {
+    // A forum's first post, long, then the thread's replies in a list of another kind (as a
+    // blog's comments would be): the page's class says it is a thread.
+    let thread = |class: &str| {
+        let long = "The first post asks at length, with details of the setup, the versions, \
+            the logs and everything tried so far, why the backup stops halfway. ";
+        let replies: Vec<T> = (0..3)
+            .map(|n| {
+                ea(
+                    "li",
+                    &[("class", "item")],
+                    vec![
+                        link(&format!("user{n}")),
+                        para(&format!(
+                            "Reply {n}: check the disk's free space first, since mine stopped \
+                            at the very same point every night when the disk was full."
+                        )),
+                    ],
+                )
+            })
+            .collect();
+        main_of(page(vec![ea(
+            "div",
+            &[("class", class)],
+            vec![
+                e("h1", vec![x("Backup stops halfway")]),
+                // Dated, as threads are: an undated page of prose beside the part reads as its
+                // region on its own (`an_undated_page_of_prose_sections_reads_as_the_region`).
+                e("time", vec![x("March 3, 2024")]),
+                ea(
+                    "div",
+                    &[("class", "first")],
+                    (0..8).map(|_| para(long)).collect(),
+                ),
+                e("ul", replies),
+            ],
+        )]))
+    };
+    for class in ["frame thread-view", "frame Discussion"] {
+        let main = thread(class);
+        assert!(main.contains("The first post asks at length"), "{main}");
+        for n in 0..3 {
+            assert!(main.contains(&format!("Reply {n}:")), "{n}: {main}");
+        }
+    }
+    // Without the word, the first post reads as an article.
+    assert!(!thread("frame").contains("Reply 0:"));
+}
+
+#[test]
 fn a_forums_sidebar_is_cut_from_the_region() {
     // A thread of short posts without a declared main: its posts in the layout's main column,
     // and a sidebar of the forum's latest threads, each with who posted last and when.
@@ -3261,16 +3502,133 @@ fn a_threads_controls_and_notices_are_cut() {
             e("h1", vec![x("Fan curve ignored")]),
             e("div", posts),
             e("div", vec![x("You must log in or register to reply here.")]),
-            e("div", vec![link("Back"), link("Top")]),
+            e("div", vec![link("Back"), link("Top"), link("Bottom")]),
+            e("div", vec![link("Click to shrink...")]),
         ],
     )]));
     for n in 0..6 {
         assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
     }
     assert!(main.contains("someone said"), "{main}");
-    for cut in ["Click to expand", "register to reply", "Back", "Top"] {
+    for cut in [
+        "Click to expand",
+        "register to reply",
+        "Back",
+        "Top",
+        "Bottom",
+        "Click to shrink",
+    ] {
         assert!(!main.contains(cut), "{cut}: {main}");
     }
+}
+
+#[test]
+fn a_threads_call_to_join_is_cut() {
+    // A thread of short posts, then the box a guest is asked to join or sign in by.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![e("div", vec![x(&format!("Post {n}: same here."))])],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Fan curve ignored")]),
+            e("div", posts),
+            e(
+                "div",
+                vec![
+                    e("h2", vec![x("Create an account or sign in to comment")]),
+                    e(
+                        "p",
+                        vec![x("You need to be a member in order to leave a comment")],
+                    ),
+                    e("h3", vec![x("Create an account")]),
+                    e(
+                        "p",
+                        vec![x("Sign up for a new account in our community. It's easy!")],
+                    ),
+                    link("Register a new account"),
+                    e("h3", vec![x("Sign in")]),
+                    e("p", vec![x("Already have an account? Sign in here.")]),
+                    link("Sign In Now"),
+                ],
+            ),
+        ],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    for cut in ["member in order", "account", "Sign in", "Sign In"] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
+}
+
+#[test]
+fn a_sites_notice_is_cut_from_the_region() {
+    // A thread of short posts under the forum's notices to every visitor.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![e("div", vec![x(&format!("Post {n}: same here."))])],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            ea(
+                "ul",
+                &[("class", "p-body-notices")],
+                vec![e(
+                    "li",
+                    vec![x(
+                        "SCAM ALERT: members are reminded never to send money first.",
+                    )],
+                )],
+            ),
+            e("h1", vec![x("Fan curve ignored")]),
+            e("div", posts),
+        ],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("SCAM ALERT"), "{main}");
+}
+
+#[test]
+fn a_badge_is_cut_from_the_region() {
+    // A thread of short posts, the starter's marked by a badge that says so.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![
+                    ea("strong", &[("class", "ipsBadge")], vec![x("AUTHOR BADGE")]),
+                    e(
+                        "div",
+                        vec![x(&format!("Post {n}: same here, the fan curve resets."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("Fan curve ignored")]), e("div", posts)],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("AUTHOR BADGE"), "{main}");
 }
 
 #[test]

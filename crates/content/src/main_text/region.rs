@@ -16,10 +16,15 @@
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, ads (not a listing's grid that hides the ad
-//! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`) or "related" (`the_declared_main_region_is_read_whole`,
-//! `forms_and_banners_are_cut_from_the_region`), and a thread's furniture around its posts
-//! (author cards, signatures, page links: `a_threads_furniture_is_cut`), on a page that sells
-//! (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
+//! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related", a
+//! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
+//! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`;
+//! `the_declared_main_region_is_read_whole`, `forms_and_banners_are_cut_from_the_region`), and
+//! a thread's furniture around its posts (author cards, signatures, page links:
+//! `a_threads_furniture_is_cut`; named as a component's element too, `MessageCard__user-info`:
+//! `a_threads_furniture_named_as_a_components_element_is_cut`; a word ending so, named after
+//! its post, `messageUserInfo`: `an_author_card_named_after_its_post_is_cut`), on a page that
+//! sells (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
 //! `a_buy_controls_class_says_the_page_sells`) its customer reviews
 //! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
@@ -36,10 +41,12 @@
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
-//! "Back", "Top", "You must log in or register to reply here.":
-//! `a_threads_controls_and_notices_are_cut`), a tooltip's popup (`role="tooltip"`,
-//! `tool-tip__content`, `tooltiptext`: what a spec's term means, not the product:
-//! `tooltips_are_cut_from_the_region`), never a part holding
+//! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
+//! register to reply here.":
+//! `a_threads_controls_and_notices_are_cut`; the box that asks a guest to join, "Create an
+//! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
+//! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
+//! the product: `tooltips_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`; a site's
@@ -87,6 +94,8 @@ const REGION_NOISE: &[&str] = &[
     "popup",
     "modal",
     "signature",
+    "notice",
+    "badge",
 ];
 
 /// Class or id tokens (matched whole) that mark a thread's furniture around each post: who
@@ -105,6 +114,22 @@ const THREAD_FURNITURE: &[&str] = &[
     "pagination",
     "pager",
 ];
+
+/// Whether class or id words name a thread's furniture around a post ([`THREAD_FURNITURE`],
+/// whole tokens, or a token's element after `__` without its `--` modifier, as components name
+/// their parts): M8 cuts it from the region, M4 from the article road's part.
+pub(super) fn names_thread_furniture(h: &str) -> bool {
+    /// How a word that names a post's author card ends, whatever names the post before it
+    /// (`messageuserinfo`, `postuserinfo`, `extrauserinfo`).
+    const CARD_ENDINGS: &[&str] = &["userinfo", "userdetails", "authorinfo", "posterinfo"];
+    h.split_ascii_whitespace().any(|t| {
+        THREAD_FURNITURE.contains(&t)
+            || CARD_ENDINGS.iter().any(|e| t.ends_with(e))
+            || t.rsplit_once("__").is_some_and(|(_, el)| {
+                THREAD_FURNITURE.contains(&el.split("--").next().unwrap_or(el))
+            })
+    })
+}
 
 /// Class or id words (matched as substrings) that mark a shop's furniture around its product, on
 /// a page that sells (see [`sells`]): its customer reviews, what buyers said, not the product's
@@ -260,12 +285,18 @@ const CONTROL_LABELS: &[&str] = &[
 
 /// What a forum's controls and notices around a thread say, each the whole text of its element
 /// (English only): quotes' expanders, page jumps, the calls to sign in or ask, a closed thread's
-/// status (`a_threads_controls_and_notices_are_cut`).
+/// status (`a_threads_controls_and_notices_are_cut`), the box that asks a guest to join
+/// (`a_threads_call_to_join_is_cut`).
 const THREAD_LABELS: &[&str] = &[
     "click to expand...",
     "click to expand",
+    "click to shrink...",
+    "click to shrink",
     "back",
     "top",
+    "bottom",
+    "toggle sidebar",
+    "toggle sidebar toggle sidebar",
     "ask question",
     "new posts",
     "search forums",
@@ -277,6 +308,13 @@ const THREAD_LABELS: &[&str] = &[
     "you must log in or register to reply here.",
     "you must log in to answer this question.",
     "create an account or sign in to comment",
+    "you need to be a member in order to leave a comment",
+    "create an account",
+    "sign up for a new account in our community. it's easy!",
+    "register a new account",
+    "sign in",
+    "already have an account? sign in here.",
+    "sign in now",
     "not open for further replies.",
 ];
 
@@ -414,8 +452,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     let h = hints(tree, i);
     if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k)))
         || has_ad_token(&h)
-        || h.split_ascii_whitespace()
-            .any(|t| THREAD_FURNITURE.contains(&t))
+        || names_thread_furniture(&h)
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
         || h.split_ascii_whitespace().any(names_side_part)
         || is_tooltip(tree, i, &h)
@@ -506,6 +543,15 @@ fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
             .iter()
             .filter(|&&k| k as usize != a && tree.node(k as usize).tag() == "article")
             .any(|&k| page.r.span(k as usize).is_some())
+    })
+}
+
+/// An element that only says what a thread's control or notice says ([`THREAD_LABELS`]): M4
+/// cuts it from the article road's part (M8 through [`is_control_label`]).
+pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let r = page.r;
+    r.span(i).is_some_and(|(a, b)| {
+        b - a <= 64 && THREAD_LABELS.contains(&r.slice(a, b).trim().to_lowercase().as_str())
     })
 }
 
