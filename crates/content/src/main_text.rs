@@ -97,7 +97,7 @@
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
 
-use crate::observation::Tree;
+use crate::observation::{Node, Tree};
 use crate::render::{layout, Rendered};
 
 mod cover;
@@ -452,7 +452,7 @@ fn has_date(text: &str) -> bool {
 /// [`POST_SHARE`] of its text or more. The best-scoring post is then read alone, and the thread's
 /// other posts are the page's main text too (`one_post_of_a_thread_reads_as_the_region`).
 fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
-    let (tree, r) = (page.tree, page.r);
+    let tree = page.tree;
     std::iter::once(part)
         .chain(tree.ancestors(part))
         .take(POST_LEVELS + 1)
@@ -466,23 +466,33 @@ fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
             if class.is_empty() {
                 return false;
             }
-            let alike: Vec<usize> = tree
-                .node(parent)
-                .kids
-                .iter()
-                .map(|&k| k as usize)
-                .filter(|&k| k != a)
-                .filter(|&k| {
-                    let o = tree.node(k);
-                    o.is_element()
-                        && o.tag() == node.tag()
-                        && o.attr("class").map(str::trim) == Some(class)
-                })
-                .filter(|&k| len(r, k) >= MIN_PARAGRAPH_BYTES)
-                .collect();
-            let others: usize = alike.iter().map(|&k| len(r, k)).sum();
-            alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
+            has_alike_posts(page, a, parent, |o| {
+                o.tag() == node.tag() && o.attr("class").map(str::trim) == Some(class)
+            })
         })
+}
+
+/// Whether `a` has [`POST_MIN_ALIKE`] or more visible siblings under `parent` that `alike` says
+/// are of its kind, each holding a paragraph's worth of text and together [`POST_SHARE`] of its
+/// text or more: the other posts of a thread ([`one_post`], [`one_named_post`]).
+fn has_alike_posts(
+    page: &Page<'_, '_, '_>,
+    a: usize,
+    parent: usize,
+    alike: impl Fn(&Node) -> bool,
+) -> bool {
+    let (tree, r) = (page.tree, page.r);
+    let others: Vec<usize> = tree
+        .node(parent)
+        .kids
+        .iter()
+        .map(|&k| k as usize)
+        .filter(|&k| k != a)
+        .filter(|&k| tree.node(k).is_element() && alike(tree.node(k)))
+        .filter(|&k| len(r, k) >= MIN_PARAGRAPH_BYTES)
+        .collect();
+    let bytes: usize = others.iter().map(|&k| len(r, k)).sum();
+    others.len() >= POST_MIN_ALIKE && bytes as f64 >= POST_SHARE * len(r, a) as f64
 }
 
 /// M9: whether the article road's part lies in one post of a thread named so: the part or one
@@ -494,7 +504,7 @@ fn one_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
 /// levels, and its class says its state too (the thread's starter, unread):
 /// `one_named_post_of_a_thread_reads_as_the_region`.
 fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
-    let (tree, r) = (page.tree, page.r);
+    let tree = page.tree;
     let post_word = |i: usize| -> Option<String> {
         tree.node(i)
             .attr("class")?
@@ -511,25 +521,13 @@ fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
                 return false;
             };
             let tag = tree.node(a).tag();
-            let alike: Vec<usize> = tree
-                .node(parent)
-                .kids
-                .iter()
-                .map(|&k| k as usize)
-                .filter(|&k| k != a)
-                .filter(|&k| {
-                    let o = tree.node(k);
-                    o.is_element()
-                        && o.tag() == tag
-                        && o.attr("class").is_some_and(|c| {
-                            c.split_ascii_whitespace()
-                                .any(|w| w.eq_ignore_ascii_case(&word))
-                        })
-                })
-                .filter(|&k| len(r, k) >= MIN_PARAGRAPH_BYTES)
-                .collect();
-            let others: usize = alike.iter().map(|&k| len(r, k)).sum();
-            alike.len() >= POST_MIN_ALIKE && others as f64 >= POST_SHARE * len(r, a) as f64
+            has_alike_posts(page, a, parent, |o| {
+                o.tag() == tag
+                    && o.attr("class").is_some_and(|c| {
+                        c.split_ascii_whitespace()
+                            .any(|w| w.eq_ignore_ascii_case(&word))
+                    })
+            })
         })
 }
 
