@@ -311,7 +311,7 @@ fn is_article(roads: &Roads) -> bool {
         && !small
         && !beyond
         && !lines_of_labels
-        && !roads.one_post
+        && !roads.in_thread
         && !roads.part_is_faq
         && !description
         && !undated_sections(roads, article, region)
@@ -536,9 +536,10 @@ fn one_named_post(page: &Page<'_, '_, '_>, part: usize) -> bool {
 /// `template-thread_view`, `thread-body`, `Discussion`): the thread's posts are the page's main text, not its longest post
 /// (`a_part_in_a_thread_reads_as_the_region`).
 fn in_a_thread(tree: &Tree<'_>, part: usize) -> bool {
-    std::iter::once(part)
-        .chain(tree.ancestors(part))
-        .any(|a| THREAD_WORDS.iter().any(|w| hints(tree, a).contains(w)))
+    std::iter::once(part).chain(tree.ancestors(part)).any(|a| {
+        let h = hints(tree, a);
+        THREAD_WORDS.iter().any(|w| h.contains(w))
+    })
 }
 
 /// Class or id words (matched as substrings) that name a forum's thread ([`in_a_thread`]).
@@ -606,8 +607,9 @@ pub(crate) struct Roads {
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
-    /// The article road's part is one post of a thread ([`one_post`]).
-    pub one_post: bool,
+    /// The article road's part is one post of a thread or lies in one ([`one_post`],
+    /// [`one_named_post`], [`in_a_thread`]).
+    pub in_thread: bool,
     /// Whether the article road's part is a page's questions and answers (an accordion).
     pub part_is_faq: bool,
     /// The page sells one product (M8's buy controls).
@@ -618,7 +620,8 @@ pub(crate) struct Roads {
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut page = survey(tree, r);
-    let shop = region::sells(&page);
+    let buy = region::BuyControls::of(&page);
+    let shop = buy.sells();
     if shop {
         region::shop_furniture_is_unlikely(&mut page);
     }
@@ -641,7 +644,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
     let (region, region_ranges, region_repeats) = body
-        .map(|b| region::text(&page, region::root(&page, b)))
+        .map(|b| region::text(&page, region::root(&page, b), shop))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
         Some(mut top) => {
@@ -680,7 +683,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let text = tidy_breaks(&text);
     let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
     let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
-    let one_post = matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part))
+    let in_thread = matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part))
         || parts.iter().any(|&p| in_a_thread(tree, p));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let dated = is_dated(&page, &region);
@@ -692,9 +695,9 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         region_repeats,
         prose_total,
         prose_chosen,
-        one_post,
+        in_thread,
         part_is_faq,
-        sells_one: region::sells_one(&page),
+        sells_one: buy.sells_one(),
         dated,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
@@ -1050,7 +1053,7 @@ mod choice_tests {
             region_repeats: 0,
             prose_total,
             prose_chosen,
-            one_post: false,
+            in_thread: false,
             part_is_faq: false,
             sells_one: false,
             dated: true,

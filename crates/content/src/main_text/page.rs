@@ -200,14 +200,9 @@ pub(super) fn has_ad_token(h: &str) -> bool {
 /// `logged-out unsubscribed` say nothing about the text).
 /// Below a `pre` or `code` element.
 fn in_code(tree: &Tree<'_>, i: usize) -> bool {
-    let mut p = tree.parent_of(i);
-    while let Some(j) = p {
-        if matches!(tree.node(j).tag(), "pre" | "code") {
-            return true;
-        }
-        p = tree.parent_of(j);
-    }
-    false
+    tree.ancestors(i)
+        .skip(1)
+        .any(|j| matches!(tree.node(j).tag(), "pre" | "code"))
 }
 
 pub(super) fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {

@@ -132,7 +132,7 @@ pub(super) fn names_thread_furniture(h: &str) -> bool {
 }
 
 /// Class or id words (matched as substrings) that mark a shop's furniture around its product, on
-/// a page that sells (see [`sells`]): its customer reviews, what buyers said, not the product's
+/// a page that sells (see [`BuyControls::sells`]): its customer reviews, what buyers said, not the product's
 /// description (`customer_reviews_are_cut_from_a_product`); a marketplace's card of the seller
 /// and its returns policy (`a_shops_seller_and_returns_parts_are_cut`).
 const SHOP_FURNITURE: &[&str] = &[
@@ -196,7 +196,7 @@ fn names_shop_furniture(h: &str) -> bool {
     })
 }
 
-/// Whether class or id words name a shop's small print, on a page that sells (see [`sells`]):
+/// Whether class or id words name a shop's small print, on a page that sells (see [`BuyControls::sells`]):
 /// its disclaimers, the numbered footnotes under a product's features (results may vary,
 /// sold separately, a financing offer's terms), which are the seller's legal cover, not the
 /// product (`a_shops_disclaimers_are_cut`). Only on a page that sells: a service's or an
@@ -206,7 +206,7 @@ fn names_small_print(h: &str) -> bool {
     h.contains("disclaimer")
 }
 
-/// The article road on a page that sells (see [`sells`]): a part whose class or id names
+/// The article road on a page that sells (see [`BuyControls::sells`]): a part whose class or id names
 /// [`SHOP_FURNITURE`], which M4 cuts from the chosen part as M8 does from the region
 /// (`a_shops_reviews_are_not_its_article`).
 pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
@@ -340,66 +340,66 @@ fn names_buy_control(h: &str) -> bool {
     BUY_CLASS_WORDS.iter().any(|k| squeezed.contains(k))
 }
 
-/// Whether the page sells: a short visible text (a button's label) that says to buy
-/// ([`BUY_CONTROLS`]), an input whose value does, or a rendered element whose class or id does
-/// ([`BUY_CLASS_WORDS`]).
-pub(super) fn sells(page: &Page<'_, '_, '_>) -> bool {
-    let (tree, r) = (page.tree, page.r);
-    // A label of under 40 bytes lower-cased was under 120 before (lower-casing shrinks a
-    // character's UTF-8 at most threefold): longer texts are never lower-cased (copied) at all.
-    let short = |t: &str| {
-        let t = t.trim();
-        (t.len() < 120).then(|| t.to_lowercase())
-    };
-    r.order.iter().map(|&i| i as usize).any(|i| {
-        let node = tree.node(i);
-        let said = match &node.text {
-            Some(_) => r.span(i).and_then(|(a, b)| short(r.slice(a, b))),
-            None if node.tag() == "input" => node.attr("value").and_then(short),
-            None => None,
-        };
-        said.is_some_and(|s| s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p)))
-            || (node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i)))
-    })
+/// The page's buy controls, read in one walk: short visible texts (a button's label) or input
+/// values that say to buy ([`BUY_CONTROLS`]), and the outermost rendered elements whose class or
+/// id does ([`BUY_CLASS_WORDS`]; a wrapper and its button are one control).
+#[derive(Clone, Copy)]
+pub(super) struct BuyControls {
+    labels: usize,
+    named: usize,
 }
 
-/// Whether the page sells one product: it sells (see [`sells`]), with at most
-/// [`ONE_PRODUCT_LABELS`] buy labels and [`ONE_PRODUCT_NAMED`] elements whose class or id names
-/// a buy control (outermost only: a wrapper and its button are one control), not a grid of
-/// products each with its button (M9: `a_product_pages_description_is_not_its_main_text`,
-/// `a_grid_of_buy_buttons_is_not_one_product`).
-pub(super) fn sells_one(page: &Page<'_, '_, '_>) -> bool {
-    let (tree, r) = (page.tree, page.r);
-    let mut named = vec![false; tree.obs.nodes.len()];
-    let (mut labels, mut outermost) = (0usize, 0usize);
-    for &i in &r.order {
-        let i = i as usize;
-        let node = tree.node(i);
-        let inside = tree.parent_of(i).is_some_and(|p| at(&named, p));
-        if node.text.is_some() {
-            let t = r.span(i).map_or("", |(a, b)| r.slice(a, b).trim());
-            if t.len() < 120 && {
+impl BuyControls {
+    pub(super) fn of(page: &Page<'_, '_, '_>) -> Self {
+        let (tree, r) = (page.tree, page.r);
+        // A label of under 40 bytes lower-cased was under 120 before (lower-casing shrinks a
+        // character's UTF-8 at most threefold): longer texts are never lower-cased (copied).
+        let says_buy = |t: &str| {
+            let t = t.trim();
+            t.len() < 120 && {
                 let s = t.to_lowercase();
                 s.len() < 40 && BUY_CONTROLS.iter().any(|p| s.starts_with(p))
-            } {
-                labels += 1;
             }
-        } else if node.tag() == "input"
-            && node.attr("value").is_some_and(|v| {
-                BUY_CONTROLS
-                    .iter()
-                    .any(|p| v.trim().to_lowercase().starts_with(p))
-            })
-        {
-            labels += 1;
+        };
+        let mut named = vec![false; tree.obs.nodes.len()];
+        let mut out = BuyControls {
+            labels: 0,
+            named: 0,
+        };
+        for &i in &r.order {
+            let i = i as usize;
+            let node = tree.node(i);
+            let said = match &node.text {
+                Some(_) => r.span(i).is_some_and(|(a, b)| says_buy(r.slice(a, b))),
+                None if node.tag() == "input" => node.attr("value").is_some_and(says_buy),
+                None => false,
+            };
+            if said {
+                out.labels += 1;
+            }
+            let inside = tree.parent_of(i).is_some_and(|p| at(&named, p));
+            let own =
+                node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i));
+            if own && !inside {
+                out.named += 1;
+            }
+            set(&mut named, i, inside || own);
         }
-        let own = node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i));
-        if own && !inside {
-            outermost += 1;
-        }
-        set(&mut named, i, inside || own);
+        out
     }
-    (labels > 0 || outermost > 0) && labels <= ONE_PRODUCT_LABELS && outermost <= ONE_PRODUCT_NAMED
+
+    /// Whether the page sells: a buy label or a control named so.
+    pub(super) fn sells(self) -> bool {
+        self.labels > 0 || self.named > 0
+    }
+
+    /// Whether the page sells one product: at most [`ONE_PRODUCT_LABELS`] buy labels and
+    /// [`ONE_PRODUCT_NAMED`] controls named so, not a grid of products each with its button
+    /// (M9: `a_product_pages_description_is_not_its_main_text`,
+    /// `a_grid_of_buy_buttons_is_not_one_product`).
+    pub(super) fn sells_one(self) -> bool {
+        self.sells() && self.labels <= ONE_PRODUCT_LABELS && self.named <= ONE_PRODUCT_NAMED
+    }
 }
 
 /// Most buy labels, and most elements named a buy control, on a page that sells one product.
@@ -549,21 +549,23 @@ fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// An element that only says what a thread's control or notice says ([`THREAD_LABELS`]): M4
 /// cuts it from the article road's part (M8 through [`is_control_label`]).
 pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str()))
+}
+
+/// An element's whole text, trimmed and lower-cased, when it is short enough (64 bytes) to be a
+/// control's or a notice's label.
+fn label(page: &Page<'_, '_, '_>, i: usize) -> Option<String> {
     let r = page.r;
-    r.span(i).is_some_and(|(a, b)| {
-        b - a <= 64 && THREAD_LABELS.contains(&r.slice(a, b).trim().to_lowercase().as_str())
-    })
+    r.span(i)
+        .filter(|(a, b)| b - a <= 64)
+        .map(|(a, b)| r.slice(a, b).trim().to_lowercase())
 }
 
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let r = page.r;
-    r.span(i).is_some_and(|(a, b)| {
-        b - a <= 64 && {
-            let t = r.slice(a, b).trim().to_lowercase();
-            (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
-                || THREAD_LABELS.contains(&t.as_str())
-        }
+    label(page, i).is_some_and(|t| {
+        (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
+            || THREAD_LABELS.contains(&t.as_str())
     })
 }
 
@@ -605,15 +607,14 @@ const REPEAT_MAX: usize = 4000;
 /// A block of [`REPEAT_MIN`] to [`REPEAT_MAX`] bytes that repeats the text of an earlier
 /// sibling (a carousel's cloned slides): `repeated_sibling_blocks_are_read_once`. Only a
 /// sibling: a repeat elsewhere is often the page's own (a reply quoting a post, an interview's
-/// question to each guest, an offer's terms under each offer). `seen` maps a text's hash to its
-/// first block.
-fn repeats(
-    page: &Page<'_, '_, '_>,
+/// question to each guest, an offer's terms under each offer). `seen` maps a text to its first
+/// block.
+fn repeats<'r>(
+    page: &Page<'_, '_, 'r>,
     i: usize,
     (a, b): (usize, usize),
-    seen: &mut std::collections::HashMap<u64, usize>,
+    seen: &mut std::collections::HashMap<&'r str, usize>,
 ) -> bool {
-    use std::hash::{Hash, Hasher};
     let node = page.tree.node(i);
     if !super::page::is_block(crate::render::layout(node)) {
         return false;
@@ -622,18 +623,8 @@ fn repeats(
     if t.len() < REPEAT_MIN || t.len() > REPEAT_MAX {
         return false;
     }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    t.hash(&mut h);
-    match seen.entry(h.finish()) {
-        std::collections::hash_map::Entry::Occupied(first) => {
-            let first = *first.get();
-            first != i && page.tree.parent_of(first) == page.tree.parent_of(i)
-        }
-        std::collections::hash_map::Entry::Vacant(v) => {
-            v.insert(i);
-            false
-        }
-    }
+    let first = *seen.entry(t).or_insert(i);
+    first != i && page.tree.parent_of(first) == page.tree.parent_of(i)
 }
 
 /// Most bytes of text per control in a form of controls.
@@ -686,14 +677,17 @@ fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
 /// text it keeps, in order.
-pub(super) fn text(page: &Page<'_, '_, '_>, root: usize) -> (String, Vec<(usize, usize)>, usize) {
+pub(super) fn text(
+    page: &Page<'_, '_, '_>,
+    root: usize,
+    shop: bool,
+) -> (String, Vec<(usize, usize)>, usize) {
     let Some((start, end)) = page.r.span(root) else {
         return (String::new(), Vec::new(), 0);
     };
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page; the page's chrome (its menu, its
     // footer) is cut however big, as long as a paragraph's bytes of the region remain.
-    let shop = sells(page);
     let recs = recommendations(page, shop);
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
