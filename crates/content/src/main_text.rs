@@ -92,7 +92,9 @@
 //!   or it is a short part of a page that sells one product (its description, the region
 //!   holding its price, options and specifications), or the page is undated (no `time`, byline
 //!   or date) and the region's text outside the part is mostly prose, the other sections of a
-//!   landing page (`an_undated_page_of_prose_sections_reads_as_the_region`); else the region
+//!   landing page (`an_undated_page_of_prose_sections_reads_as_the_region`), or its text is a
+//!   landing page's feature blurbs (four lines of prose or more, none long, none right after
+//!   another: `a_pages_feature_blurbs_read_as_the_region`); else the region
 //!   (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
@@ -315,6 +317,33 @@ fn is_article(roads: &Roads) -> bool {
         && !roads.part_is_faq
         && !description
         && !undated_sections(roads, article, region)
+        && !feature_blurbs(&roads.article)
+}
+
+/// M9: whether the article road's text is a landing page's feature blurbs: at least
+/// [`BLURB_LINES`] lines of prose ([`LONG_LINE`] characters or more), no two of them in a row
+/// (each stands alone under its own heading or label) and none of [`BLURB_MAX`] characters or
+/// more (a blurb is a sentence or two, a story's paragraphs run longer and follow each other):
+/// one section of a service page, whose other sections are its text too
+/// (`a_pages_feature_blurbs_read_as_the_region`).
+fn feature_blurbs(article: &str) -> bool {
+    let (mut prose, mut run) = (0usize, 0usize);
+    for line in article.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let chars = line.chars().count();
+        if chars >= BLURB_MAX {
+            return false;
+        }
+        if chars >= LONG_LINE {
+            prose += 1;
+            run += 1;
+            if run > 1 {
+                return false;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    prose >= BLURB_LINES
 }
 
 /// M9: whether the page is an undated page of sections whose other sections the article road
@@ -591,6 +620,8 @@ const DESCRIPTION_BYTES: usize = 4000;
 const UNDATED_SHARE: f64 = 0.9;
 const REST_PROSE_SHARE: f64 = 0.4;
 const NAMED_POST_LEVELS: usize = 8;
+const BLURB_LINES: usize = 4;
+const BLURB_MAX: usize = 300;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {

@@ -4397,6 +4397,70 @@ fn an_undated_page_of_prose_sections_reads_as_the_region() {
 }
 
 #[test]
+fn a_pages_feature_blurbs_read_as_the_region() {
+    // A landing page: its features, each a heading over a sentence or two (the article road's
+    // part), then its pricing plans in short lines. The blurbs stand alone under their
+    // headings: one section of the page, whose plans are its text too. The same sentences
+    // following each other, with no headings between, are a story's paragraphs.
+    let landing = |headed: bool| {
+        let features: Vec<T> = (0..8)
+            .flat_map(|n| {
+                let blurb = para(&format!(
+                    "Feature {n} keeps every task where you need it, sorted by day, by project \
+                     and by label, so nothing slips."
+                ));
+                if headed {
+                    vec![e("h3", vec![x(&format!("Feature {n}"))]), blurb]
+                } else {
+                    vec![blurb]
+                }
+            })
+            .collect();
+        let plan = |name: &str, price: &str| {
+            e(
+                "div",
+                vec![
+                    e("h3", vec![x(name)]),
+                    e("p", vec![x(price)]),
+                    e(
+                        "ul",
+                        vec![
+                            e("li", vec![x("Unlimited tasks")]),
+                            e("li", vec![x("Reminders")]),
+                            e("li", vec![x("Shared projects")]),
+                        ],
+                    ),
+                ],
+            )
+        };
+        main_of(page(vec![
+            e("nav", vec![link("Home"), link("Pricing"), link("Log in")]),
+            e(
+                "main",
+                vec![
+                    e("section", vec![e("div", features)]),
+                    e(
+                        "section",
+                        vec![
+                            e("h2", vec![x("Plans")]),
+                            plan("Beginner", "Free"),
+                            plan("Pro", "$4 a month"),
+                            plan("Business", "$6 a month"),
+                        ],
+                    ),
+                ],
+            ),
+        ]))
+    };
+    let headed = landing(true);
+    assert!(headed.contains("Feature 7 keeps"), "{headed}");
+    assert!(headed.contains("$4 a month"), "{headed}");
+    let story = landing(false);
+    assert!(story.contains("Feature 7 keeps"), "{story}");
+    assert!(!story.contains("$4 a month"), "{story}");
+}
+
+#[test]
 fn question_buttons_are_kept() {
     // An FAQ whose questions are the buttons that open their answers: the questions are the
     // page's words; a control's button is still cut.
