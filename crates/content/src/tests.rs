@@ -2525,6 +2525,30 @@ fn a_page_wrapped_in_a_form_keeps_its_region() {
 }
 
 #[test]
+fn a_part_of_prose_holding_much_of_the_region_is_kept() {
+    // A service page whose sections of paragraphs sit in a wrapper its builder calls a promo
+    // container, holding under half of the page beside its list of capabilities: the class
+    // word does not cut the page's prose.
+    let body: Vec<T> = (0..6).map(|n| para(&prose(n, "Platform"))).collect();
+    let main = main_of(page(vec![
+        e("h1", vec![x("Data and analytics platforms")]),
+        e(
+            "div",
+            vec![x("Unlock your potential with a data platform.")],
+        ),
+        ea("div", &[("class", "promo-container")], body),
+        e(
+            "ul",
+            (0..20)
+                .map(|n| e("li", vec![x(&format!("Capability {n} for your data"))]))
+                .collect(),
+        ),
+    ]));
+    assert!(main.contains("Platform sentence 5,"), "{main}");
+    assert!(main.contains("Capability 19"), "{main}");
+}
+
+#[test]
 fn a_big_menu_is_cut_from_the_region() {
     // A landing page whose site menu (a `nav` of many entries, each with its blurb) holds more
     // text than its few short sections: the menu is still the page's chrome.

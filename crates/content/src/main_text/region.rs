@@ -47,7 +47,9 @@
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
 //! the product: `tooltips_are_cut_from_the_region`), never a part holding
-//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`) unless it is the page's
+//! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`), nor two fifths of it when
+//! its text is mostly lines of prose (a page's sections in a wrapper named `promo-container`:
+//! `a_part_of_prose_holding_much_of_the_region_is_kept`), unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`; a site's
 //! footer of testimonials, links and legal text longer than the page's content:
@@ -63,6 +65,7 @@ use super::page::{
     at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
     tidy_breaks, Page, MIN_PARAGRAPH_BYTES,
 };
+use super::{long_line_share, LONG_LINE_SHARE};
 
 /// The share of the body's text a declared main must hold to be the region.
 pub(super) const MAIN_SHARE: f64 = 0.25;
@@ -692,7 +695,7 @@ pub(super) fn text(
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        let cut = ((2 * (b - a) <= end - start
+        let cut = (((2 * (b - a) <= end - start && !holds_the_prose(page, (a, b), end - start))
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
             && (at(&recs, i) || is_cut(page, i, shop)))
             || (shop && are_reviews(page, i));
@@ -703,6 +706,18 @@ pub(super) fn text(
         cut
     });
     (tidy_breaks(&text), kept, repeated)
+}
+
+/// The share of the region a part whose text is prose must hold to be kept from a cut.
+const PROSE_PART_SHARE: f64 = 0.4;
+
+/// Whether a part holds [`PROSE_PART_SHARE`] of the region or more and its text is mostly lines
+/// of prose ([`LONG_LINE_SHARE`]): a page's body of sections written as paragraphs, whatever
+/// its wrapper's class says (`promo-container`), not a signature's or a menu's short lines
+/// (`a_part_of_prose_holding_much_of_the_region_is_kept`).
+fn holds_the_prose(page: &Page<'_, '_, '_>, (a, b): (usize, usize), region: usize) -> bool {
+    (b - a) as f64 >= PROSE_PART_SHARE * region as f64
+        && long_line_share(page.r.slice(a, b)) >= LONG_LINE_SHARE
 }
 
 #[cfg(test)]
