@@ -90,11 +90,12 @@
 //!   (`a_part_in_a_thread_reads_as_the_region`),
 //!   it is a page's questions and answers (an accordion, a FAQ: one section of a service page),
 //!   or it is a short part of a page that sells one product (its description, the region
-//!   holding its price, options and specifications), or the page is undated (no `time`, byline
-//!   or date) and the region's text outside the part is mostly prose, the other sections of a
-//!   landing page (`an_undated_page_of_prose_sections_reads_as_the_region`), or its text is a
-//!   landing page's feature blurbs (four lines of prose or more, none long, none right after
-//!   another: `a_pages_feature_blurbs_read_as_the_region`); else the region
+//!   holding its price, options and specifications), or the page is undated (no `time`, byline,
+//!   date or post's reading time, "6 min read": `a_reading_time_dates_the_page`) and the
+//!   region's text outside the part is mostly prose, the other sections of a landing page
+//!   (`an_undated_page_of_prose_sections_reads_as_the_region`), or its text is a landing
+//!   page's feature blurbs on an undated page (four lines of prose or more, none long, none
+//!   right after another: `a_pages_feature_blurbs_read_as_the_region`); else the region
 //!   (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
@@ -308,6 +309,7 @@ fn is_article(roads: &Roads) -> bool {
     let description = roads.sells_one
         && article < DESCRIPTION_SHARE * region
         && roads.article.len() < DESCRIPTION_BYTES;
+    let blurbs = !roads.dated && feature_blurbs(&roads.article);
     mostly_prose
         && !lost_prose
         && !small
@@ -317,7 +319,7 @@ fn is_article(roads: &Roads) -> bool {
         && !roads.part_is_faq
         && !description
         && !undated_sections(roads, article, region)
-        && !feature_blurbs(&roads.article)
+        && !blurbs
 }
 
 /// M9: whether the article road's text is a landing page's feature blurbs: at least
@@ -325,7 +327,8 @@ fn is_article(roads: &Roads) -> bool {
 /// (each stands alone under its own heading or label) and none of [`BLURB_MAX`] characters or
 /// more (a blurb is a sentence or two, a story's paragraphs run longer and follow each other):
 /// one section of a service page, whose other sections are its text too
-/// (`a_pages_feature_blurbs_read_as_the_region`).
+/// (`a_pages_feature_blurbs_read_as_the_region`). [`is_article`] asks it of undated pages only:
+/// a firm's features above teasers of its posts are its text (`a_reading_time_dates_the_page`).
 fn feature_blurbs(article: &str) -> bool {
     let (mut prose, mut run) = (0usize, 0usize);
     for line in article.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -403,8 +406,8 @@ const DATE_WORDS: &[&str] = &[
 
 /// Whether the page is dated: a visible `time` element, a visible part whose class, id or
 /// itemprop names a byline or a publication date ([`DATE_WORDS`]) or a comment (readers answer
-/// a story, not a landing page: `an_undated_story_keeps_its_article_road`), or a date in the
-/// region's text ([`has_date`]).
+/// a story, not a landing page: `an_undated_story_keeps_its_article_road`), or a date or a
+/// post's reading time in the region's text ([`has_date`], [`has_reading_time`]).
 fn is_dated(page: &Page<'_, '_, '_>, region: &str) -> bool {
     let tree = page.tree;
     page.r.order.iter().map(|&i| i as usize).any(|i| {
@@ -422,6 +425,25 @@ fn is_dated(page: &Page<'_, '_, '_>, region: &str) -> bool {
                     .attr("id")
                     .is_some_and(|v| v.to_ascii_lowercase().contains("comments")))
     }) || has_date(region)
+        || has_reading_time(region)
+}
+
+/// Whether a text holds a post's reading time ("6 min read", "8-minute read"): the page's
+/// posts, or its teasers of them, are dated writing.
+fn has_reading_time(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.windows(3).any(|w| match w {
+        [n, unit, read] => {
+            n.bytes().all(|b| b.is_ascii_digit())
+                && matches!(unit.as_str(), "min" | "mins" | "minute" | "minutes")
+                && read.starts_with("read")
+        }
+        _ => false,
+    })
 }
 
 /// Whether a text holds a date written out: a month's name with a day and a year ("March 3,

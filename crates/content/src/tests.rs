@@ -4485,6 +4485,62 @@ fn a_pages_feature_blurbs_read_as_the_region() {
 }
 
 #[test]
+fn a_reading_time_dates_the_page() {
+    // A service page's features, each a heading over a sentence or two (the article road's
+    // part), then teasers of the firm's posts, each with its reading time and a summary. The
+    // posts are dated writing: the teasers point elsewhere, the features are the page's text.
+    let features: Vec<T> = (0..6)
+        .flat_map(|n| {
+            [
+                e("h3", vec![x(&format!("Service {n}"))]),
+                para(&format!(
+                    "Service {n} turns your data into decisions, with experts who build, \
+                     secure and run the platform for you."
+                )),
+            ]
+        })
+        .collect();
+    let teaser = |n: usize| {
+        e(
+            "div",
+            vec![
+                e("div", vec![x("Blog")]),
+                e("h3", vec![link(&format!("Post {n} on the future of data"))]),
+                e("div", vec![x("6 min read")]),
+                para(&format!(
+                    "Post {n} summary: how leading firms consolidate their data from many \
+                     sources, in real time, and what it takes to get there."
+                )),
+            ],
+        )
+    };
+    let main = main_of(page(vec![
+        e(
+            "nav",
+            vec![link("Home"), link("Services"), link("Insights")],
+        ),
+        e(
+            "main",
+            vec![
+                e("section", vec![e("div", features)]),
+                e(
+                    "section",
+                    vec![
+                        e("h2", vec![x("Featured insights")]),
+                        teaser(0),
+                        teaser(1),
+                        teaser(2),
+                        teaser(3),
+                    ],
+                ),
+            ],
+        ),
+    ]));
+    assert!(main.contains("Service 5 turns"), "{main}");
+    assert!(!main.contains("Post 3 summary"), "{main}");
+}
+
+#[test]
 fn question_buttons_are_kept() {
     // An FAQ whose questions are the buttons that open their answers: the questions are the
     // page's words; a control's button is still cut.
