@@ -2549,6 +2549,47 @@ fn a_part_of_prose_holding_much_of_the_region_is_kept() {
 }
 
 #[test]
+fn illustrations_drawn_in_markup_are_cut_from_the_region() {
+    // A landing page's sections, each a heading and a short line, one with a picture of the
+    // product drawn in markup (its sample issues): the picture is not the page's text.
+    let section = |n: usize, picture: Option<T>| {
+        let mut kids = vec![
+            e("h2", vec![x(&format!("Plan the work {n}"))]),
+            e(
+                "div",
+                vec![x(&format!("Set the direction of product {n} at a glance."))],
+            ),
+        ];
+        kids.extend(picture);
+        ea("section", &[("class", "PageSection_root__k1")], kids)
+    };
+    let issues: Vec<T> = (0..5)
+        .map(|n| {
+            e(
+                "div",
+                vec![x(&format!("ENG-20{n} Fix delayed route updates"))],
+            )
+        })
+        .collect();
+    let picture = ea(
+        "div",
+        &[("class", "PageSection_illustration__p1")],
+        vec![e("div", issues)],
+    );
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("The product development system for teams")]),
+            section(0, Some(picture)),
+            section(1, None),
+            section(2, None),
+        ],
+    )]));
+    assert!(main.contains("product 2 at a glance"), "{main}");
+    assert!(!main.contains("ENG-204"), "{main}");
+}
+
+#[test]
 fn a_big_menu_is_cut_from_the_region() {
     // A landing page whose site menu (a `nav` of many entries, each with its blurb) holds more
     // text than its few short sections: the menu is still the page's chrome.

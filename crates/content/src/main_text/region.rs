@@ -46,7 +46,9 @@
 //! `a_threads_controls_and_notices_are_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
-//! the product: `tooltips_are_cut_from_the_region`), never a part holding
+//! the product: `tooltips_are_cut_from_the_region`), a picture of the product drawn in markup
+//! (a class's component or element name ending in "illustration", or "mockup":
+//! `illustrations_drawn_in_markup_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`), nor two fifths of it when
 //! its text is mostly lines of prose (a page's sections in a wrapper named `promo-container`:
 //! `a_part_of_prose_holding_much_of_the_region_is_kept`), unless it is the page's
@@ -459,10 +461,24 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
         || h.split_ascii_whitespace().any(names_side_part)
         || is_tooltip(tree, i, &h)
+        || names_illustration(tree, i)
     {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// An illustration drawn in markup (a product's mock-up in a landing page's section, its
+/// sample issues, code and buttons): a class token whose component or element name (a part
+/// between `_` and `-`) ends in "illustration" or is "mockup" (`PageSection_illustration__x`,
+/// `ReviewsIllustration_root`): a picture of the product, not its text
+/// (`illustrations_drawn_in_markup_are_cut_from_the_region`).
+fn names_illustration(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i).attr("class").is_some_and(|v| {
+        v.to_ascii_lowercase()
+            .split(|c: char| c.is_ascii_whitespace() || c == '_' || c == '-')
+            .any(|part| part.ends_with("illustration") || part == "mockup")
+    })
 }
 
 /// What follows "tooltip" in a class or id word (without `-` and `_`) naming a tooltip's
