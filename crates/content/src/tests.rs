@@ -3006,6 +3006,51 @@ fn a_shops_seller_and_returns_parts_are_cut() {
 }
 
 #[test]
+fn related_content_headings_cut_their_section() {
+    // An undated service page of prose sections (read as the region), then teasers of the
+    // firm's posts under "Related insights": they point elsewhere, not the service.
+    let teasers: Vec<T> = (0..2)
+        .map(|n| e("h3", vec![link(&format!("Human resources outlook {n}"))]))
+        .collect();
+    let body: Vec<T> = (0..8).map(|n| para(&prose(n, "Payroll"))).collect();
+    let main = main_of(page(vec![
+        e("nav", vec![link("Home"), link("Services"), link("About")]),
+        e(
+            "main",
+            vec![
+                e(
+                    "section",
+                    vec![
+                        e("h1", vec![x("Human resources consulting")]),
+                        para(
+                            "Helping growing firms hire, pay and keep their people with \
+                             advisers who have run human resources themselves.",
+                        ),
+                    ],
+                ),
+                e("section", vec![e("div", body)]),
+                e(
+                    "section",
+                    vec![
+                        e("h2", vec![x("What clients say")]),
+                        para(
+                            "The advisers answered every question we had and the new payroll \
+                             ran before the end of the quarter.",
+                        ),
+                    ],
+                ),
+                e(
+                    "div",
+                    vec![e("h2", vec![x("Related insights")]), e("div", teasers)],
+                ),
+            ],
+        ),
+    ]));
+    assert!(main.contains("advisers answered"), "{main}");
+    assert!(!main.contains("outlook 1"), "{main}");
+}
+
+#[test]
 fn recommendation_carousels_are_cut_from_the_region() {
     // A product, then a run of other products under "You may also like"; its tabs name
     // "Related products" among their labels, which heads nothing.

@@ -32,7 +32,9 @@
 //! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
 //! under its features (`a_shops_disclaimers_are_cut`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
-//! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; the nearest
+//! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; a page's
+//! teasers of its other pages, "Related insights", "Related content", "Recent posts":
+//! `related_content_headings_cut_their_section`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
@@ -152,7 +154,9 @@ const SHOP_FURNITURE: &[&str] = &[
 ];
 
 /// How the heading of a shop's recommendations starts (English only): other products, not this
-/// one (`recommendation_carousels_are_cut_from_the_region`).
+/// one (`recommendation_carousels_are_cut_from_the_region`); a site's teasers of its other
+/// pages, not this one (`related_content_headings_cut_their_section`; not "Related resources",
+/// which a page often lists as its own further reading).
 const RECOMMENDATION_HEADINGS: &[&str] = &[
     "you may also like",
     "you might also like",
@@ -176,6 +180,14 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "shop the look",
     "recommended for you",
     "sponsored products",
+    "related content",
+    "related insights",
+    "related services",
+    "related articles",
+    "related posts",
+    "related stories",
+    "recent posts",
+    "latest insights",
 ];
 
 /// How the heading of a shop's customer reviews starts (English only), on a page that sells:
