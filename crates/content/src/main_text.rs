@@ -18,10 +18,13 @@
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor script hooks'
 //!   `js-…`: `script_hook_classes_are_not_hint_words`, nor a breakpoint's
 //!   `hidden`: `breakpoint_hidden_classes_are_not_noise`, nor scroll-margin utilities:
-//!   `scroll_margin_utilities_are_not_hint_words`; "header" is no
+//!   `scroll_margin_utilities_are_not_hint_words`, nor an id that spells its heading's words, a
+//!   heading's, a section's or a block's of four words or more, an anchor:
+//!   `an_id_that_spells_its_heading_is_no_hint`; "header" is no
 //!   negative word: `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
-//!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
+//!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`; a heading's link
+//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`). The best wins; a
 //!   parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
@@ -62,7 +65,8 @@
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
 //!   signature and description: `reference_entries_in_definition_lists_are_kept`; shorter, when
 //!   its descriptions are two paragraphs or more, not a label's value:
-//!   `short_reference_entries_written_as_paragraphs_are_kept`), nor a
+//!   `short_reference_entries_written_as_paragraphs_are_kept`, or one with little link text, a
+//!   method's sentence: `a_reference_entry_of_one_paragraph_is_kept`), nor a
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
 //!   negative class word whose every item is a paragraph and that has little link text (a
@@ -938,7 +942,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     }
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
-        && !(tag == "dl" && weight >= 0.0 && (text >= DL_MIN_BYTES || c.p >= 2))
+        && !(tag == "dl"
+            && weight >= 0.0
+            && (text >= DL_MIN_BYTES || c.p >= 2 || (c.p == 1 && page.density(i) < 0.25)))
         && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
         && !(matches!(tag, "ul" | "ol")
             && c.li > 0

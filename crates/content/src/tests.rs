@@ -4763,3 +4763,99 @@ fn a_parts_footer_is_cut() {
     assert!(article.contains("Guide sentence 5"), "{article}");
     assert!(!article.contains("last modified"), "{article}");
 }
+
+#[test]
+fn a_headings_own_anchor_is_not_link_text() {
+    // A reference's sections whose heading is a link to itself (`href="#examples"`) and whose
+    // body the page fills in later: the heading is the section's name, not a link elsewhere.
+    let anchored = |id: &str, name: &str| {
+        e(
+            "section",
+            vec![e(
+                "h2",
+                vec![ea("a", &[("href", &format!("#{id}"))], vec![x(name)])],
+            )],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![e(
+            "article",
+            vec![
+                para(&prose(0, "Doc")),
+                para(&prose(1, "Doc")),
+                anchored("examples", "Examples"),
+                para(&prose(2, "Doc")),
+                anchored("specifications", "Specifications"),
+                para(&prose(3, "Doc")),
+            ],
+        )],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Examples"), "{article}");
+    assert!(article.contains("Specifications"), "{article}");
+}
+
+#[test]
+fn a_reference_entry_of_one_paragraph_is_kept() {
+    // A method's entry: its signature and one sentence saying what it does, under the size
+    // of a reference entry.
+    let entry = |name: &str, what: &str| {
+        ea(
+            "dl",
+            &[("class", "py method")],
+            vec![e("dt", vec![x(name)]), e("dd", vec![para(what)])],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            entry("list.append(x)", "Add an item to the end of the list."),
+            entry("list.clear()", "Remove all items from the list."),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Add an item to the end"), "{article}");
+    assert!(article.contains("Remove all items"), "{article}");
+}
+
+#[test]
+fn an_id_that_spells_its_heading_is_no_hint() {
+    // Anchors made of a heading's words: a heading's `id`, a section's; their `media` and
+    // `replies` say nothing of the part. A block's short id still names it.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "h3",
+                &[("id", "immediately-invoked-function-expressions")],
+                vec![x("Immediately invoked function expressions")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "section",
+                &[("id", "use-trimmed-replies-in-email")],
+                vec![
+                    e("h2", vec![x("Use trimmed replies in email")]),
+                    para(&prose(2, "Reply")),
+                    para(&prose(3, "Reply")),
+                ],
+            ),
+            para(&prose(4, "Doc")),
+            para(&prose(5, "Doc")),
+            ea(
+                "div",
+                &[("id", "comments")],
+                vec![e("h2", vec![x("Comments")]), para(&prose(6, "Comment"))],
+            ),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Immediately invoked"), "{article}");
+    assert!(article.contains("Reply sentence 3"), "{article}");
+    assert!(!article.contains("Comment sentence 6"), "{article}");
+}
