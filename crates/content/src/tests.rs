@@ -4840,6 +4840,7 @@ fn an_id_that_spells_its_heading_is_no_hint() {
                 "section",
                 &[("id", "use-trimmed-replies-in-email")],
                 vec![
+                    ea("span", &[("id", "replies")], vec![]),
                     e("h2", vec![x("Use trimmed replies in email")]),
                     para(&prose(2, "Reply")),
                     para(&prose(3, "Reply")),

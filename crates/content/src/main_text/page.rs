@@ -156,18 +156,16 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
 }
 
 /// Whether an id spells the text of the heading it names, the element's own or its first
-/// child's (`<h3 id="immediately-invoked-function-expressions">`, a section's
-/// `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's words, whose
-/// `media` or `replies` say nothing of the part (`an_id_that_spells_its_heading_is_no_hint`).
+/// child's, past empty anchors (`<h3 id="immediately-invoked-function-expressions">`, a
+/// section's `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's
+/// words, whose `media` or `replies` say nothing of the part
+/// (`an_id_that_spells_its_heading_is_no_hint`).
 fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
     let heading = std::iter::once(i)
-        .chain(
-            tree.node(i)
-                .kids
-                .iter()
-                .map(|&k| k as usize)
-                .find(|&k| tree.node(k).is_element()),
-        )
+        .chain(tree.node(i).kids.iter().map(|&k| k as usize).find(|&k| {
+            let kid = tree.node(k);
+            kid.is_element() && !kid.kids.is_empty()
+        }))
         .find(|&h| is_heading(tree.node(h).tag()));
     let Some(h) = heading else {
         return false;
