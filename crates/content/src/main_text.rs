@@ -69,8 +69,9 @@
 //!   method's sentence: `a_reference_entry_of_one_paragraph_is_kept`), nor a
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
-//!   negative class word whose every item is a paragraph and that has little link text (a
-//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`), nor a
+//!   negative class word whose every item is a paragraph and that is a third link at most (a
+//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`; steps
+//!   that link the commands they name: `a_list_of_steps_naming_their_commands_is_kept`), nor a
 //!   list without a negative class word of items shown as list items, 60 bytes each on average,
 //!   with little link text (a reference's conditions, bare sentences: `a_list_of_sentences_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
@@ -949,7 +950,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         && !(matches!(tag, "ul" | "ol")
             && c.li > 0
             && c.p >= c.li
-            && page.density(i) < 0.25
+            && page.density(i) < 0.35
             && weight >= 0.0)
         && !is_list_of_sentences(page, i, weight)
     {

@@ -4860,3 +4860,33 @@ fn an_id_that_spells_its_heading_is_no_hint() {
     assert!(article.contains("Reply sentence 3"), "{article}");
     assert!(!article.contains("Comment sentence 6"), "{article}");
 }
+
+#[test]
+fn a_list_of_steps_naming_their_commands_is_kept() {
+    // A guide's steps, each a paragraph (`li > p`) that links the command or page it names: a
+    // third of their text is link, still the steps, not a menu.
+    let step = |n: usize| {
+        e(
+            "li",
+            vec![e(
+                "p",
+                vec![
+                    x(&format!("Step {n}: to see the new versions use the ")),
+                    link("go list -m -u command"),
+                    x(" as described."),
+                ],
+            )],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e("ol", vec![step(1), step(2)]),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Step 2: to see"), "{article}");
+}
