@@ -50,7 +50,9 @@
 //!   a reference entry's name linked to its own page:
 //!   `linked_terms_of_a_definition_list_are_kept`, `linked_table_cells_are_kept`) or start by
 //!   pointing elsewhere ("Related:",
-//!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
+//!   "Read more", "Sign up", …: `pointer_blocks_are_cut`; not a paragraph that is a sentence
+//!   saying where to read on, "Read more about aliases in the dedicated section.", its link
+//!   under half of it: `a_sentence_pointing_to_a_section_is_kept`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
@@ -905,10 +907,14 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     // A short block that says it is a pointer elsewhere.
-    if text.len() < 200 && is_block(layout(node)) && {
-        let low = text.to_lowercase();
-        PROMO_PREFIXES.iter().any(|p| low.starts_with(p))
-    } {
+    if text.len() < 200
+        && is_block(layout(node))
+        && {
+            let low = text.to_lowercase();
+            PROMO_PREFIXES.iter().any(|p| low.starts_with(p))
+        }
+        && !is_pointing_sentence(page, i, text)
+    {
         return true;
     }
     if is_heading(tag) {
@@ -977,6 +983,23 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
+}
+
+/// How a sentence of the text that says where to read on starts (of [`PROMO_PREFIXES`]: a
+/// pointer's verb, not a label's "Related:" nor a call to sign up).
+const POINTING_VERBS: &[&str] = &["read more", "click here"];
+
+/// Whether a paragraph that starts by pointing elsewhere is a sentence of the text that names
+/// where to read on: a `p` starting with one of [`POINTING_VERBS`] ("Read more about aliases in
+/// the dedicated section."), ending as a sentence does, its link under half of it
+/// (`a_sentence_pointing_to_a_section_is_kept`).
+fn is_pointing_sentence(page: &Page<'_, '_, '_>, i: usize, text: &str) -> bool {
+    let low = text.to_lowercase();
+    page.tree.node(i).tag() == "p"
+        && POINTING_VERBS.iter().any(|p| low.starts_with(p))
+        && text.ends_with('.')
+        && page.density(i) > 0.0
+        && page.density(i) < 0.5
 }
 
 /// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two

@@ -4890,3 +4890,35 @@ fn a_list_of_steps_naming_their_commands_is_kept() {
     let article = main_text_roads(&obs).unwrap().0;
     assert!(article.contains("Step 2: to see"), "{article}");
 }
+
+#[test]
+fn a_sentence_pointing_to_a_section_is_kept() {
+    // A reference's sentence that says where to read on, its link a few words of it; a
+    // promotion's "Read more" before another page's headline is still cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            e(
+                "p",
+                vec![
+                    x("Read more about aliases in the "),
+                    link("dedicated section"),
+                    x(" of these docs."),
+                ],
+            ),
+            para(&prose(1, "Doc")),
+            e(
+                "p",
+                vec![
+                    x("Read more: "),
+                    link("Ten things our editors loved this year"),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Read more about aliases"), "{article}");
+    assert!(!article.contains("Ten things"), "{article}");
+}
