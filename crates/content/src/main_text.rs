@@ -40,7 +40,8 @@
 //!   (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
-//!   repeats the page's title, captions and credits (`captions_are_cut`), a thread's furniture
+//!   repeats the page's title, captions and credits (`captions_are_cut`; not a code listing's,
+//!   a caption beside code and no picture: `a_code_listings_caption_is_kept`), a thread's furniture
 //!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
@@ -876,10 +877,11 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     // Captions and credits describe a picture, not the text.
-    if tag == "figcaption" || {
+    if (tag == "figcaption" || {
         let h = hints(tree, i);
         h.contains("caption") || h.contains("credit")
-    } {
+    }) && !captions_code(page, i)
+    {
         return true;
     }
     // A thread's card of who wrote a post and their standing, their signature.
@@ -1000,6 +1002,17 @@ fn is_pointing_sentence(page: &Page<'_, '_, '_>, i: usize, text: &str) -> bool {
         && text.ends_with('.')
         && page.density(i) > 0.0
         && page.density(i) < 0.5
+}
+
+/// Whether a caption names a code listing: holding no code itself, its parent holds code
+/// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
+/// a photo's credit: `a_code_listings_caption_is_kept`).
+fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    at(&page.counts, i).pre_text == 0
+        && page.tree.parent_of(i).is_some_and(|p| {
+            let c = at(&page.counts, p);
+            c.pre_text > 0 && c.img == 0
+        })
 }
 
 /// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two

@@ -4922,3 +4922,46 @@ fn a_sentence_pointing_to_a_section_is_kept() {
     assert!(article.contains("Read more about aliases"), "{article}");
     assert!(!article.contains("Ten things"), "{article}");
 }
+
+#[test]
+fn a_code_listings_caption_is_kept() {
+    // A book's code listing, its caption naming what the code does; a photo's caption is still
+    // cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "figure",
+                &[("class", "listing")],
+                vec![
+                    e(
+                        "pre",
+                        vec![x(
+                            "pub trait Summary {\n    fn summarize(&self) -> String;\n}",
+                        )],
+                    ),
+                    e(
+                        "figcaption",
+                        vec![x("Listing 10-12: A Summary trait with one method")],
+                    ),
+                ],
+            ),
+            para(&prose(1, "Doc")),
+            e(
+                "figure",
+                vec![
+                    e("img", vec![]),
+                    e(
+                        "figcaption",
+                        vec![x("A photo of the harbour at dawn, by our staff")],
+                    ),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Listing 10-12"), "{article}");
+    assert!(!article.contains("harbour at dawn"), "{article}");
+}
