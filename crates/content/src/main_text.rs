@@ -18,14 +18,15 @@
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor script hooks'
 //!   `js-…`: `script_hook_classes_are_not_hint_words`, nor a breakpoint's
 //!   `hidden`: `breakpoint_hidden_classes_are_not_noise`, nor scroll-margin utilities:
-//!   `scroll_margin_utilities_are_not_hint_words`, nor an id that spells its heading's words, a
-//!   heading's, a section's or a block's of four words or more, an anchor:
-//!   `an_id_that_spells_its_heading_is_no_hint`; "header" is no
-//!   negative word: `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
+//!   `scroll_margin_utilities_are_not_hint_words`, nor a heading's `anchor…` token, where its
+//!   anchor stops under a sticky navbar: `a_headings_anchor_classes_are_not_hint_words`, nor an
+//!   id that spells its heading's words, a heading's, a section's or a block's of four words or
+//!   more, an anchor: `an_id_that_spells_its_heading_is_no_hint`; "header" is no negative word:
+//!   `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`; a heading's link
-//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`). The best wins; a
-//!   parent that scores at least as well replaces it.
+//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`). The
+//!   best wins; a parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
 //!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a

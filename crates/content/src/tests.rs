@@ -4965,3 +4965,24 @@ fn a_code_listings_caption_is_kept() {
     assert!(article.contains("Listing 10-12"), "{article}");
     assert!(!article.contains("harbour at dawn"), "{article}");
 }
+
+#[test]
+fn a_headings_anchor_classes_are_not_hint_words() {
+    // A docs generator's headings, named for where their anchor stops under a sticky navbar:
+    // the heading's `navbar` says nothing of the part.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "h2",
+                &[("class", "anchor anchorWithStickyNavbar_LWe7")],
+                vec![x("Basic data feed fields")],
+            ),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Basic data feed fields"), "{article}");
+}

@@ -122,7 +122,9 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// not replies to an article: `script_hook_classes_are_not_hint_words`), nor a utility's
 /// breakpoint `hidden` in a class of variants (`maxlg:hidden`, or `hidden` beside `md:block`:
 /// the block hides at some widths only, and the person sees it:
-/// `breakpoint_hidden_classes_are_not_noise`), nor an id that spells its heading
+/// `breakpoint_hidden_classes_are_not_noise`), nor a heading's `anchor…` token (where its anchor
+/// stops, `anchorWithStickyNavbar_LWe7`: `a_headings_anchor_classes_are_not_hint_words`), nor an
+/// id that spells its heading
 /// ([`id_spells_heading`]: `an_id_that_spells_its_heading_is_no_hint`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
@@ -134,6 +136,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
             }
             // Variants (`md:`, `hover:`) mark a utility-class vocabulary.
             let variants = v.contains(':');
+            let heading = is_heading(node.tag());
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
                 if !(t.starts_with("category-")
@@ -142,6 +145,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
                     || is_scroll_spacing(&t)
+                    || (heading && t.starts_with("anchor"))
                     || t.starts_with("elementor-widget")
                     || t.starts_with("hs_cos_wrapper")
                     || t.starts_with("js-"))
