@@ -20,8 +20,9 @@
 //!   `hidden`: `breakpoint_hidden_classes_are_not_noise`, nor scroll-margin utilities:
 //!   `scroll_margin_utilities_are_not_hint_words`, nor a heading's `anchor…` token, where its
 //!   anchor stops under a sticky navbar: `a_headings_anchor_classes_are_not_hint_words`, nor an
-//!   id that spells its heading's words, a heading's, a section's or a block's of four words or
-//!   more, an anchor: `an_id_that_spells_its_heading_is_no_hint`; "header" is no negative word:
+//!   id that spells its heading's words, a heading's or a part of one's, a section's or a
+//!   block's of four words or more, an anchor: `an_id_that_spells_its_heading_is_no_hint`;
+//!   "header" is no negative word:
 //!   `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`; a heading's link

@@ -4847,6 +4847,17 @@ fn an_id_that_spells_its_heading_is_no_hint() {
                 ],
             ),
             para(&prose(4, "Doc")),
+            e(
+                "h2",
+                vec![ea(
+                    "span",
+                    &[
+                        ("class", "mw-headline"),
+                        ("id", "Ebuild_or_package_related"),
+                    ],
+                    vec![x("Ebuild or package related")],
+                )],
+            ),
             para(&prose(5, "Doc")),
             ea(
                 "div",
@@ -4858,6 +4869,7 @@ fn an_id_that_spells_its_heading_is_no_hint() {
     let article = main_text_roads(&obs).unwrap().0;
     assert!(article.contains("Immediately invoked"), "{article}");
     assert!(article.contains("Reply sentence 3"), "{article}");
+    assert!(article.contains("Ebuild or package related"), "{article}");
     assert!(!article.contains("Comment sentence 6"), "{article}");
 }
 

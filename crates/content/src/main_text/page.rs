@@ -159,12 +159,19 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     s
 }
 
-/// Whether an id spells the text of the heading it names, the element's own or its first
-/// child's, past empty anchors (`<h3 id="immediately-invoked-function-expressions">`, a
-/// section's `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's
-/// words, whose `media` or `replies` say nothing of the part
-/// (`an_id_that_spells_its_heading_is_no_hint`).
+/// Whether an id spells the text of the heading it names, the element's own (a heading's, or
+/// a part of one: MediaWiki's `span.mw-headline`) or its first child's, past empty anchors
+/// (`<h3 id="immediately-invoked-function-expressions">`, a section's
+/// `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's words,
+/// whose `media` or `replies` say nothing of the part (`an_id_that_spells_its_heading_is_no_hint`).
 fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
+    if tree
+        .ancestors(i)
+        .skip(1)
+        .any(|a| is_heading(tree.node(a).tag()))
+    {
+        return spells(tree, i, id);
+    }
     let heading = std::iter::once(i)
         .chain(tree.node(i).kids.iter().map(|&k| k as usize).find(|&k| {
             let kid = tree.node(k);
@@ -183,6 +190,11 @@ fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
     if h != i && tree.node(i).tag() != "section" && count < SLUG_WORDS {
         return false;
     }
+    spells(tree, h, id)
+}
+
+/// Whether every word of an id is a word of `h`'s text.
+fn spells(tree: &Tree<'_>, h: usize, id: &str) -> bool {
     let mut text = String::new();
     collect_text(tree, h, &mut text);
     let text = text.to_lowercase();
