@@ -4998,3 +4998,38 @@ fn a_headings_anchor_classes_are_not_hint_words() {
     let article = main_text_roads(&obs).unwrap().0;
     assert!(article.contains("Basic data feed fields"), "{article}");
 }
+
+#[test]
+fn a_wikis_furniture_is_cut_from_the_region() {
+    // A MediaWiki page: its tagline, skip links and printed footer around the article.
+    let obs = page(vec![ea(
+        "div",
+        &[("id", "bodyContent")],
+        vec![
+            ea(
+                "div",
+                &[("id", "siteSub")],
+                vec![x("From the Example wiki")],
+            ),
+            ea(
+                "a",
+                &[("class", "mw-jump-link"), ("href", "#nav")],
+                vec![x("Jump to navigation")],
+            ),
+            para(&prose(0, "Wiki")),
+            para(&prose(1, "Wiki")),
+            ea(
+                "div",
+                &[("class", "printfooter")],
+                vec![x(
+                    "Retrieved from https://wiki.example.org/index.php?oldid=1",
+                )],
+            ),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert!(region.contains("Wiki sentence 1"), "{region}");
+    assert!(!region.contains("From the Example wiki"), "{region}");
+    assert!(!region.contains("Jump to navigation"), "{region}");
+    assert!(!region.contains("Retrieved from"), "{region}");
+}
