@@ -18,11 +18,16 @@
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor script hooks'
 //!   `js-…`: `script_hook_classes_are_not_hint_words`, nor a breakpoint's
 //!   `hidden`: `breakpoint_hidden_classes_are_not_noise`, nor scroll-margin utilities:
-//!   `scroll_margin_utilities_are_not_hint_words`; "header" is no
-//!   negative word: `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
+//!   `scroll_margin_utilities_are_not_hint_words`, nor a heading's `anchor…` token, where its
+//!   anchor stops under a sticky navbar: `a_headings_anchor_classes_are_not_hint_words`, nor an
+//!   id that spells its heading's words, a heading's or a part of one's, a section's or a
+//!   block's of four words or more, an anchor: `an_id_that_spells_its_heading_is_no_hint`;
+//!   "header" is no negative word:
+//!   `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
-//!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`). The best wins; a
-//!   parent that scores at least as well replaces it.
+//!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`; a heading's link
+//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`). The
+//!   best wins; a parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
 //!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a
@@ -37,7 +42,8 @@
 //!   (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
-//!   repeats the page's title, captions and credits (`captions_are_cut`), a thread's furniture
+//!   repeats the page's title, captions and credits (`captions_are_cut`; not a code listing's,
+//!   a caption beside code and no picture: `a_code_listings_caption_is_kept`), a thread's furniture
 //!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
@@ -47,7 +53,9 @@
 //!   a reference entry's name linked to its own page:
 //!   `linked_terms_of_a_definition_list_are_kept`, `linked_table_cells_are_kept`) or start by
 //!   pointing elsewhere ("Related:",
-//!   "Read more", "Sign up", …: `pointer_blocks_are_cut`), and containers (div, section, lists,
+//!   "Read more", "Sign up", …: `pointer_blocks_are_cut`; not a paragraph that is a sentence
+//!   saying where to read on, "Read more about aliases in the dedicated section.", its link
+//!   under half of it: `a_sentence_pointing_to_a_section_is_kept`), and containers (div, section, lists,
 //!   tables, header) that the
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
@@ -62,11 +70,13 @@
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
 //!   signature and description: `reference_entries_in_definition_lists_are_kept`; shorter, when
 //!   its descriptions are two paragraphs or more, not a label's value:
-//!   `short_reference_entries_written_as_paragraphs_are_kept`), nor a
+//!   `short_reference_entries_written_as_paragraphs_are_kept`, or one with little link text, a
+//!   method's sentence: `a_reference_entry_of_one_paragraph_is_kept`), nor a
 //!   list or form without a negative class word holding four paragraphs or more and little link
 //!   text (a service page's features: `a_list_of_paragraphs_is_kept`), nor a list without a
-//!   negative class word whose every item is a paragraph and that has little link text (a
-//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`), nor a
+//!   negative class word whose every item is a paragraph and that is a third link at most (a
+//!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`; steps
+//!   that link the commands they name: `a_list_of_steps_naming_their_commands_is_kept`), nor a
 //!   list without a negative class word of items shown as list items, 60 bytes each on average,
 //!   with little link text (a reference's conditions, bare sentences: `a_list_of_sentences_is_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
@@ -922,10 +932,11 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     // Captions and credits describe a picture, not the text.
-    if tag == "figcaption" || {
+    if (tag == "figcaption" || {
         let h = hints(tree, i);
         h.contains("caption") || h.contains("credit")
-    } {
+    }) && !captions_code(page, i)
+    {
         return true;
     }
     // A thread's card of who wrote a post and their standing, their signature.
@@ -953,10 +964,14 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     // A short block that says it is a pointer elsewhere.
-    if text.len() < 200 && is_block(layout(node)) && {
-        let low = text.to_lowercase();
-        PROMO_PREFIXES.iter().any(|p| low.starts_with(p))
-    } {
+    if text.len() < 200
+        && is_block(layout(node))
+        && {
+            let low = text.to_lowercase();
+            PROMO_PREFIXES.iter().any(|p| low.starts_with(p))
+        }
+        && !is_pointing_sentence(page, i, text)
+    {
         return true;
     }
     if is_heading(tag) {
@@ -991,12 +1006,14 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     }
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
-        && !(tag == "dl" && weight >= 0.0 && (text >= DL_MIN_BYTES || c.p >= 2))
+        && !(tag == "dl"
+            && weight >= 0.0
+            && (text >= DL_MIN_BYTES || c.p >= 2 || (c.p == 1 && page.density(i) < 0.25)))
         && !(c.p >= 4 && page.density(i) < 0.2 && weight >= 0.0)
         && !(matches!(tag, "ul" | "ol")
             && c.li > 0
             && c.p >= c.li
-            && page.density(i) < 0.25
+            && page.density(i) < 0.35
             && weight >= 0.0)
         && !is_list_of_sentences(page, i, weight)
     {
@@ -1023,6 +1040,34 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         || (weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
+}
+
+/// How a sentence of the text that says where to read on starts (of [`PROMO_PREFIXES`]: a
+/// pointer's verb, not a label's "Related:" nor a call to sign up).
+const POINTING_VERBS: &[&str] = &["read more", "click here"];
+
+/// Whether a paragraph that starts by pointing elsewhere is a sentence of the text that names
+/// where to read on: a `p` starting with one of [`POINTING_VERBS`] ("Read more about aliases in
+/// the dedicated section."), ending as a sentence does, its link under half of it
+/// (`a_sentence_pointing_to_a_section_is_kept`).
+fn is_pointing_sentence(page: &Page<'_, '_, '_>, i: usize, text: &str) -> bool {
+    let low = text.to_lowercase();
+    page.tree.node(i).tag() == "p"
+        && POINTING_VERBS.iter().any(|p| low.starts_with(p))
+        && text.ends_with('.')
+        && page.density(i) > 0.0
+        && page.density(i) < 0.5
+}
+
+/// Whether a caption names a code listing: holding no code itself, its parent holds code
+/// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
+/// a photo's credit: `a_code_listings_caption_is_kept`).
+fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    at(&page.counts, i).pre_text == 0
+        && page.tree.parent_of(i).is_some_and(|p| {
+            let c = at(&page.counts, p);
+            c.pre_text > 0 && c.img == 0
+        })
 }
 
 /// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two

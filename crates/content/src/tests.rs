@@ -4993,3 +4993,273 @@ fn a_parts_footer_is_cut() {
     assert!(article.contains("Guide sentence 5"), "{article}");
     assert!(!article.contains("last modified"), "{article}");
 }
+
+#[test]
+fn a_headings_own_anchor_is_not_link_text() {
+    // A reference's sections whose heading is a link to itself (`href="#examples"`) and whose
+    // body the page fills in later: the heading is the section's name, not a link elsewhere.
+    let anchored = |id: &str, name: &str| {
+        e(
+            "section",
+            vec![e(
+                "h2",
+                vec![ea("a", &[("href", &format!("#{id}"))], vec![x(name)])],
+            )],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![e(
+            "article",
+            vec![
+                para(&prose(0, "Doc")),
+                para(&prose(1, "Doc")),
+                anchored("examples", "Examples"),
+                para(&prose(2, "Doc")),
+                anchored("specifications", "Specifications"),
+                para(&prose(3, "Doc")),
+            ],
+        )],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Examples"), "{article}");
+    assert!(article.contains("Specifications"), "{article}");
+}
+
+#[test]
+fn a_reference_entry_of_one_paragraph_is_kept() {
+    // A method's entry: its signature and one sentence saying what it does, under the size
+    // of a reference entry.
+    let entry = |name: &str, what: &str| {
+        ea(
+            "dl",
+            &[("class", "py method")],
+            vec![e("dt", vec![x(name)]), e("dd", vec![para(what)])],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            entry("list.append(x)", "Add an item to the end of the list."),
+            entry("list.clear()", "Remove all items from the list."),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Add an item to the end"), "{article}");
+    assert!(article.contains("Remove all items"), "{article}");
+}
+
+#[test]
+fn an_id_that_spells_its_heading_is_no_hint() {
+    // Anchors made of a heading's words: a heading's `id`, a section's; their `media` and
+    // `replies` say nothing of the part. A block's short id still names it.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "h3",
+                &[("id", "immediately-invoked-function-expressions")],
+                vec![x("Immediately invoked function expressions")],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "section",
+                &[("id", "use-trimmed-replies-in-email")],
+                vec![
+                    ea("span", &[("id", "replies")], vec![]),
+                    e("h2", vec![x("Use trimmed replies in email")]),
+                    para(&prose(2, "Reply")),
+                    para(&prose(3, "Reply")),
+                ],
+            ),
+            para(&prose(4, "Doc")),
+            e(
+                "h2",
+                vec![ea(
+                    "span",
+                    &[
+                        ("class", "mw-headline"),
+                        ("id", "Ebuild_or_package_related"),
+                    ],
+                    vec![x("Ebuild or package related")],
+                )],
+            ),
+            para(&prose(5, "Doc")),
+            ea(
+                "div",
+                &[("id", "comments")],
+                vec![e("h2", vec![x("Comments")]), para(&prose(6, "Comment"))],
+            ),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Immediately invoked"), "{article}");
+    assert!(article.contains("Reply sentence 3"), "{article}");
+    assert!(article.contains("Ebuild or package related"), "{article}");
+    assert!(!article.contains("Comment sentence 6"), "{article}");
+}
+
+#[test]
+fn a_list_of_steps_naming_their_commands_is_kept() {
+    // A guide's steps, each a paragraph (`li > p`) that links the command or page it names: a
+    // third of their text is link, still the steps, not a menu.
+    let step = |n: usize| {
+        e(
+            "li",
+            vec![e(
+                "p",
+                vec![
+                    x(&format!("Step {n}: to see the new versions use the ")),
+                    link("go list -m -u command"),
+                    x(" as described."),
+                ],
+            )],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e("ol", vec![step(1), step(2)]),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Step 2: to see"), "{article}");
+}
+
+#[test]
+fn a_sentence_pointing_to_a_section_is_kept() {
+    // A reference's sentence that says where to read on, its link a few words of it; a
+    // promotion's "Read more" before another page's headline is still cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            e(
+                "p",
+                vec![
+                    x("Read more about aliases in the "),
+                    link("dedicated section"),
+                    x(" of these docs."),
+                ],
+            ),
+            para(&prose(1, "Doc")),
+            e(
+                "p",
+                vec![
+                    x("Read more: "),
+                    link("Ten things our editors loved this year"),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Read more about aliases"), "{article}");
+    assert!(!article.contains("Ten things"), "{article}");
+}
+
+#[test]
+fn a_code_listings_caption_is_kept() {
+    // A book's code listing, its caption naming what the code does; a photo's caption is still
+    // cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "figure",
+                &[("class", "listing")],
+                vec![
+                    e(
+                        "pre",
+                        vec![x(
+                            "pub trait Summary {\n    fn summarize(&self) -> String;\n}",
+                        )],
+                    ),
+                    e(
+                        "figcaption",
+                        vec![x("Listing 10-12: A Summary trait with one method")],
+                    ),
+                ],
+            ),
+            para(&prose(1, "Doc")),
+            e(
+                "figure",
+                vec![
+                    e("img", vec![]),
+                    e(
+                        "figcaption",
+                        vec![x("A photo of the harbour at dawn, by our staff")],
+                    ),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Listing 10-12"), "{article}");
+    assert!(!article.contains("harbour at dawn"), "{article}");
+}
+
+#[test]
+fn a_headings_anchor_classes_are_not_hint_words() {
+    // A docs generator's headings, named for where their anchor stops under a sticky navbar:
+    // the heading's `navbar` says nothing of the part.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "h2",
+                &[("class", "anchor anchorWithStickyNavbar_LWe7")],
+                vec![x("Basic data feed fields")],
+            ),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Basic data feed fields"), "{article}");
+}
+
+#[test]
+fn a_wikis_furniture_is_cut_from_the_region() {
+    // A MediaWiki page: its tagline, skip links and printed footer around the article.
+    let obs = page(vec![ea(
+        "div",
+        &[("id", "bodyContent")],
+        vec![
+            ea(
+                "div",
+                &[("id", "siteSub")],
+                vec![x("From the Example wiki")],
+            ),
+            ea(
+                "a",
+                &[("class", "mw-jump-link"), ("href", "#nav")],
+                vec![x("Jump to navigation")],
+            ),
+            para(&prose(0, "Wiki")),
+            para(&prose(1, "Wiki")),
+            ea(
+                "div",
+                &[("class", "printfooter")],
+                vec![x(
+                    "Retrieved from https://wiki.example.org/index.php?oldid=1",
+                )],
+            ),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert!(region.contains("Wiki sentence 1"), "{region}");
+    assert!(!region.contains("From the Example wiki"), "{region}");
+    assert!(!region.contains("Jump to navigation"), "{region}");
+    assert!(!region.contains("Retrieved from"), "{region}");
+}

@@ -122,14 +122,21 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// not replies to an article: `script_hook_classes_are_not_hint_words`), nor a utility's
 /// breakpoint `hidden` in a class of variants (`maxlg:hidden`, or `hidden` beside `md:block`:
 /// the block hides at some widths only, and the person sees it:
-/// `breakpoint_hidden_classes_are_not_noise`).
+/// `breakpoint_hidden_classes_are_not_noise`), nor a heading's `anchor…` token (where its anchor
+/// stops, `anchorWithStickyNavbar_LWe7`: `a_headings_anchor_classes_are_not_hint_words`), nor an
+/// id that spells its heading
+/// ([`id_spells_heading`]: `an_id_that_spells_its_heading_is_no_hint`).
 pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
     let node = tree.node(i);
     let mut s = String::new();
     for attr in ["class", "id"] {
         if let Some(v) = node.attr(attr) {
+            if attr == "id" && id_spells_heading(tree, i, v) {
+                continue;
+            }
             // Variants (`md:`, `hover:`) mark a utility-class vocabulary.
             let variants = v.contains(':');
+            let heading = is_heading(node.tag());
             for token in v.split_ascii_whitespace() {
                 let t = token.to_ascii_lowercase();
                 if !(t.starts_with("category-")
@@ -138,6 +145,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
                     || is_scroll_spacing(&t)
+                    || (heading && t.starts_with("anchor"))
                     || t.starts_with("elementor-widget")
                     || t.starts_with("hs_cos_wrapper")
                     || t.starts_with("js-"))
@@ -149,6 +157,71 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
         }
     }
     s
+}
+
+/// Whether an id spells the text of the heading it names, the element's own (a heading's, or
+/// a part of one: MediaWiki's `span.mw-headline`) or its first child's, past empty anchors
+/// (`<h3 id="immediately-invoked-function-expressions">`, a section's
+/// `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's words,
+/// whose `media` or `replies` say nothing of the part (`an_id_that_spells_its_heading_is_no_hint`).
+fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
+    if tree
+        .ancestors(i)
+        .skip(1)
+        .any(|a| is_heading(tree.node(a).tag()))
+    {
+        return spells(tree, i, id);
+    }
+    let heading = std::iter::once(i)
+        .chain(tree.node(i).kids.iter().map(|&k| k as usize).find(|&k| {
+            let kid = tree.node(k);
+            kid.is_element() && !kid.kids.is_empty()
+        }))
+        .find(|&h| is_heading(tree.node(h).tag()));
+    let Some(h) = heading else {
+        return false;
+    };
+    // A block's id of a word or three (`reviews`, `leave-a-reply`) names the block, as its
+    // heading does; a slug of a longer heading, or a `section`'s, is the heading's anchor.
+    let count = id
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .count();
+    if h != i && tree.node(i).tag() != "section" && count < SLUG_WORDS {
+        return false;
+    }
+    spells(tree, h, id)
+}
+
+/// Whether every word of an id is a word of `h`'s text.
+fn spells(tree: &Tree<'_>, h: usize, id: &str) -> bool {
+    let mut text = String::new();
+    collect_text(tree, h, &mut text);
+    let text = text.to_lowercase();
+    let said: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut words = id
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .peekable();
+    words.peek().is_some() && words.all(|w| said.contains(&w.to_lowercase().as_str()))
+}
+
+/// The fewest words of a part's id that [`id_spells_heading`] reads as its heading's anchor.
+const SLUG_WORDS: usize = 4;
+
+/// The text of `i`'s subtree, in document order.
+fn collect_text(tree: &Tree<'_>, i: usize, out: &mut String) {
+    let node = tree.node(i);
+    if let Some(t) = &node.text {
+        out.push_str(t);
+        out.push(' ');
+    }
+    for &k in &node.kids {
+        collect_text(tree, k as usize, out);
+    }
 }
 
 /// A scroll-margin or scroll-padding utility (`scroll-margin-top`, Tailwind's `scroll-mt-20`,
@@ -326,6 +399,19 @@ impl Page<'_, '_, '_> {
     }
 }
 
+/// A heading's link to itself (`<h2 id="examples"><a href="#examples">`, a permalink's `¶`):
+/// it names the section, and points nowhere else, so it is no link text
+/// (`a_headings_own_anchor_is_not_link_text`).
+fn is_heading_anchor(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i)
+        .attr("href")
+        .is_some_and(|h| h.starts_with('#'))
+        && tree
+            .ancestors(i)
+            .skip(1)
+            .any(|a| is_heading(tree.node(a).tag()))
+}
+
 pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     let n = tree.obs.nodes.len();
     let mut counts = vec![Counts::default(); n];
@@ -338,6 +424,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
             c.commas += text.matches([',', '，', '、', '،']).count();
         } else {
             match node.tag() {
+                "a" if is_heading_anchor(tree, i) => {}
                 "a" => {
                     c.links = len(r, i);
                     c.anchors = usize::from(c.links > 0);

@@ -20,6 +20,8 @@
 //! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
 //! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`;
 //! `the_declared_main_region_is_read_whole`, `forms_and_banners_are_cut_from_the_region`), and
+//! a wiki's furniture around its article (MediaWiki's skip links, tagline and printed footer,
+//! `mw-jump-link`, `siteSub`, `printfooter`: `a_wikis_furniture_is_cut_from_the_region`),
 //! a thread's furniture around its posts (author cards, signatures, page links:
 //! `a_threads_furniture_is_cut`; named as a component's element too, `MessageCard__user-info`:
 //! `a_threads_furniture_named_as_a_components_element_is_cut`; a word ending so, named after
@@ -104,6 +106,17 @@ const REGION_NOISE: &[&str] = &[
     "notice",
     "badge",
 ];
+
+/// Class or id tokens (matched whole) of a wiki's furniture around its article (MediaWiki's):
+/// the skip links ("Jump to navigation"), the tagline ("From the wiki") and the printed
+/// footer ("Retrieved from …"): `a_wikis_furniture_is_cut_from_the_region`.
+const WIKI_FURNITURE: &[&str] = &["mw-jump-link", "sitesub", "printfooter"];
+
+/// Whether class or id words name a wiki's furniture ([`WIKI_FURNITURE`], whole tokens).
+fn names_wiki_furniture(h: &str) -> bool {
+    h.split_ascii_whitespace()
+        .any(|t| WIKI_FURNITURE.contains(&t))
+}
 
 /// Class or id tokens (matched whole) that mark a thread's furniture around each post: who
 /// wrote it and their standing, the pages of the thread (`a_threads_furniture_is_cut`). Whole
@@ -470,6 +483,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k)))
         || has_ad_token(&h)
         || names_thread_furniture(&h)
+        || names_wiki_furniture(&h)
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
         || h.split_ascii_whitespace().any(names_side_part)
         || is_tooltip(tree, i, &h)
