@@ -2549,6 +2549,49 @@ fn a_part_of_prose_holding_much_of_the_region_is_kept() {
 }
 
 #[test]
+fn a_components_pieces_named_after_it_are_kept() {
+    // A firm's page of services: its cards, each a heading and a sentence or two, sit in a
+    // component its builder calls a promo container, each card a piece named after it
+    // (`cmp-promo__services`); the container is kept for its prose, so are its cards. A
+    // promotion inside it named otherwise (`site-promo`) is still cut.
+    let card = |n: usize| {
+        ea(
+            "div",
+            &[("class", "promo cmp-promo__services box-shadow-promos")],
+            vec![
+                e("h3", vec![x(&format!("Service {n}"))]),
+                para(&prose(n, "Service")),
+                ea(
+                    "a",
+                    &[("class", "cmp-promo-tracking"), ("href", "/s")],
+                    vec![x("Find out more")],
+                ),
+            ],
+        )
+    };
+    let mut cards: Vec<T> = (0..6).map(card).collect();
+    cards.push(ea(
+        "div",
+        &[("class", "site-promo")],
+        vec![x("Save 20% this week with the code SPRING")],
+    ));
+    let main = main_of(page(vec![
+        e("h1", vec![x("Our services")]),
+        e("div", vec![x("Vast services. Rich experience.")]),
+        ea("div", &[("class", "cmp-promo-container")], cards),
+        e(
+            "ul",
+            (0..20)
+                .map(|n| e("li", vec![x(&format!("Capability {n} for your firm"))]))
+                .collect(),
+        ),
+    ]));
+    assert!(main.contains("Service sentence 5,"), "{main}");
+    assert!(main.contains("Capability 19"), "{main}");
+    assert!(!main.contains("SPRING"), "{main}");
+}
+
+#[test]
 fn illustrations_drawn_in_markup_are_cut_from_the_region() {
     // A landing page's sections, each a heading and a short line, one with a picture of the
     // product drawn in markup (its sample issues): the picture is not the page's text.

@@ -53,7 +53,9 @@
 //! `illustrations_drawn_in_markup_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`), nor two fifths of it when
 //! its text is mostly lines of prose (a page's sections in a wrapper named `promo-container`:
-//! `a_part_of_prose_holding_much_of_the_region_is_kept`), unless it is the page's
+//! `a_part_of_prose_holding_much_of_the_region_is_kept`; and inside such a part, a piece named
+//! after it, a token starting as one of its own up to the class word, `cmp-promo__services` in
+//! `cmp-promo-container`: `a_components_pieces_named_after_it_are_kept`), unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`; a site's
 //! footer of testimonials, links and legal text longer than the page's content:
@@ -442,8 +444,10 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
         .unwrap_or(body)
 }
 
-/// Whether an element inside the region is cut (M8).
-pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
+/// Whether an element inside the region is cut (M8). `kept_words` are the class or id words of
+/// the parts around it kept from a cut by their prose ([`holds_the_prose`]): a [`REGION_NOISE`]
+/// word they name a piece of ([`names_a_piece_of`]) is the component's, not noise inside it.
+pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: &str) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
     if noise_by_kind(tree, i) && !is_question_button(page, i) {
@@ -467,7 +471,10 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         return false;
     }
     let h = hints(tree, i);
-    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k)))
+    if (!h.is_empty()
+        && REGION_NOISE
+            .iter()
+            .any(|k| h.contains(k) && !names_a_piece_of(&h, k, kept_words)))
         || has_ad_token(&h)
         || names_thread_furniture(&h)
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
@@ -478,6 +485,23 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// Whether a class or id token of `h` holding the noise word `k` names a piece of the part
+/// kept around it (`kept`'s words): a token of the kept part starts as that token does up to
+/// the word (`cmp-promo__services`, `cmp-promo-tracking` inside `cmp-promo-container`), the
+/// parts of one component named after it, not a promotion inside a page's section
+/// (`a_components_pieces_named_after_it_are_kept`).
+fn names_a_piece_of(h: &str, k: &str, kept: &str) -> bool {
+    !kept.trim().is_empty()
+        && h.split_ascii_whitespace().any(|t| {
+            t.split_once(k).is_some_and(|(before, _)| {
+                kept.split_ascii_whitespace().any(|w| {
+                    w.strip_prefix(before)
+                        .is_some_and(|rest| rest.starts_with(k))
+                })
+            })
+        })
 }
 
 /// An illustration drawn in markup (a product's mock-up in a landing page's section, its
@@ -722,11 +746,31 @@ pub(super) fn text(
     let recs = recommendations(page, shop);
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
+    // The nearest part kept from a cut by its prose for each element (preorder: a parent
+    // first), and the class and id words of the kept parts around it, nearest last.
+    let mut shield: Vec<usize> = vec![usize::MAX; page.tree.obs.nodes.len()];
+    let mut shield_words: std::collections::HashMap<usize, String> =
+        std::collections::HashMap::new();
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        let cut = (((2 * (b - a) <= end - start && !holds_the_prose(page, (a, b), end - start))
+        let inherited = page
+            .tree
+            .parent_of(i)
+            .map_or(usize::MAX, |p| at(&shield, p));
+        let kept_words = shield_words.get(&inherited).map_or("", String::as_str);
+        let prose = holds_the_prose(page, (a, b), end - start);
+        let big = 2 * (b - a) > end - start || prose;
+        let named = at(&recs, i) || is_cut(page, i, shop, kept_words);
+        let cut = ((!big
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
-            && (at(&recs, i) || is_cut(page, i, shop)))
+            && named)
             || (shop && are_reviews(page, i));
+        if prose && named && !cut {
+            let words = format!("{kept_words} {}", hints(page.tree, i));
+            shield_words.insert(i, words);
+            set(&mut shield, i, i);
+        } else {
+            set(&mut shield, i, inherited);
+        }
         if !cut && repeats(page, i, (a, b), &mut seen) {
             repeated += b - a;
             return true;
