@@ -2683,6 +2683,42 @@ fn a_sections_header_is_kept_in_the_region() {
 }
 
 #[test]
+fn a_header_inside_main_is_not_the_banner() {
+    // A landing page: the site's banner is a `header` of the body; the page's hero, its title
+    // and lead, a `header` of its `main`, above sections of short lines.
+    let section = |n: usize| {
+        e(
+            "section",
+            vec![
+                e("h2", vec![x(&format!("Feature {n} heading"))]),
+                e(
+                    "div",
+                    vec![x(&format!("Feature {n} in a line of its own."))],
+                ),
+            ],
+        )
+    };
+    let mut body = vec![e(
+        "header",
+        vec![
+            e("h1", vec![x("Identity theft protection")]),
+            e("div", vec![x("Alerts when your details are at risk.")]),
+        ],
+    )];
+    body.extend((0..4).map(section));
+    let main = main_of(page(vec![
+        e("header", vec![x("Acme"), link("Log in")]),
+        e("main", body),
+    ]));
+    assert!(
+        main.contains("Alerts when your details are at risk."),
+        "{main}"
+    );
+    assert!(main.contains("Feature 3 in a line of its own."), "{main}");
+    assert!(!main.contains("Log in"), "{main}");
+}
+
+#[test]
 fn a_form_that_wraps_posts_is_content() {
     // An old-style thread: each post's body is a form the person sees no control in; the
     // search box beside them is a form of controls.

@@ -9,7 +9,8 @@
 //! `a_menu_named_by_its_class_is_cut_from_the_region`),
 //! buttons (not one that asks a question: `question_buttons_are_kept`),
 //! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
-//! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one inside one of
+//! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one whose nearest
+//! is the `main`, the page's hero: `a_header_inside_main_is_not_the_banner`, nor one inside one of
 //! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
 //! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
@@ -570,14 +571,15 @@ fn names_side_part(word: &str) -> bool {
 }
 
 /// Whether a `header` heads a section of the page, not the page: its nearest sectioning
-/// ancestor is a `section` (an `article`'s header is its title and byline, which the region
-/// leaves out as before).
+/// ancestor is a `section`, or the page's `main`, a landing page's hero of its title and lead
+/// (`a_header_inside_main_is_not_the_banner`; an `article`'s header is its title and byline,
+/// which the region leaves out as before).
 fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
     tree.ancestors(i)
         .skip(1)
         .map(|a| tree.node(a).tag())
         .find(|t| matches!(*t, "main" | "article" | "section" | "aside" | "body"))
-        == Some("section")
+        .is_some_and(|t| matches!(t, "section" | "main"))
 }
 
 /// Whether an element is inside one of several sibling `article`s (a listing's entries, a
