@@ -2719,6 +2719,53 @@ fn a_header_inside_main_is_not_the_banner() {
 }
 
 #[test]
+fn a_menu_of_prose_is_kept_in_the_region() {
+    // A service page's questions in tabs its builder calls a tabs menu, each tab a question and
+    // its answer, beside its plans of short lines; the site's menu of short links, named so
+    // too, is still cut.
+    let tab = |n: usize| {
+        ea(
+            "div",
+            &[("class", "faq_tabs-menu-link")],
+            vec![
+                e("div", vec![x(&format!("Question {n} about the plans?"))]),
+                para(&prose(n, "Answer")),
+            ],
+        )
+    };
+    let plans: Vec<T> = (0..40)
+        .map(|n| {
+            e(
+                "div",
+                vec![x(&format!("Plan {n} with alerts and insurance"))],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        ea(
+            "div",
+            &[("class", "main-menu")],
+            (0..6).map(|n| link(&format!("Item {n}"))).collect(),
+        ),
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Identity theft protection")]),
+                e("div", plans),
+                ea(
+                    "div",
+                    &[("class", "faq_tabs-menu")],
+                    (0..4).map(tab).collect(),
+                ),
+            ],
+        ),
+    ]));
+    assert!(main.contains("Answer sentence 3,"), "{main}");
+    assert!(main.contains("Plan 39 with alerts"), "{main}");
+    assert!(!main.contains("Item 5"), "{main}");
+}
+
+#[test]
 fn a_form_that_wraps_posts_is_content() {
     // An old-style thread: each post's body is a form the person sees no control in; the
     // search box beside them is a form of controls.

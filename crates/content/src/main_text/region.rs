@@ -6,7 +6,9 @@
 //! `site-footer`, `main-menu`, `navbar`, not a layout's `has-sidebar`:
 //! `a_forums_sidebar_is_cut_from_the_region`,
 //! `a_footer_named_by_its_class_is_cut_from_the_region`,
-//! `a_menu_named_by_its_class_is_cut_from_the_region`),
+//! `a_menu_named_by_its_class_is_cut_from_the_region`; not a part named a menu whose text is
+//! three paragraphs or more of prose with little link text, a section's questions in tabs:
+//! `a_menu_of_prose_is_kept_in_the_region`),
 //! buttons (not one that asks a question: `question_buttons_are_kept`),
 //! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
 //! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one whose nearest
@@ -479,7 +481,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
         || has_ad_token(&h)
         || names_thread_furniture(&h)
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
-        || h.split_ascii_whitespace().any(names_side_part)
+        || (h.split_ascii_whitespace().any(names_side_part) && !is_menu_of_prose(page, i, &h))
         || is_tooltip(tree, i, &h)
         || names_illustration(tree, i)
     {
@@ -536,6 +538,30 @@ fn is_tooltip(tree: &Tree<'_>, i: usize, h: &str) -> bool {
                 .split_once("tooltip")
                 .is_some_and(|(_, rest)| TOOLTIP_PARTS.iter().any(|p| rest.starts_with(p)))
         })
+}
+
+/// Fewest paragraphs of a part named a menu that is read as prose ([`is_menu_of_prose`]).
+const MENU_OF_PROSE_PARAGRAPHS: usize = 3;
+
+/// A part named a menu by its class or id words and by no other furniture word
+/// ([`names_side_part`]: `faq_tabs-menu`) whose text is mostly lines of prose
+/// ([`LONG_LINE_SHARE`]), [`MENU_OF_PROSE_PARAGRAPHS`] paragraphs or more, with little link
+/// text: a tabbed section's questions and their answers, not a menu of short links nor a
+/// menu's blurb (`a_menu_of_prose_is_kept_in_the_region`).
+fn is_menu_of_prose(page: &Page<'_, '_, '_>, i: usize, h: &str) -> bool {
+    let menu = |w: &str| {
+        let mut parts = w.split(['-', '_']).filter(|p| !p.is_empty());
+        parts.next() == Some("menu") || parts.next_back() == Some("menu")
+    };
+    h.split_ascii_whitespace()
+        .filter(|w| names_side_part(w))
+        .all(menu)
+        && page.density(i) < 0.3
+        && at(&page.counts, i).p >= MENU_OF_PROSE_PARAGRAPHS
+        && page
+            .r
+            .span(i)
+            .is_some_and(|(a, b)| long_line_share(page.r.slice(a, b)) >= LONG_LINE_SHARE)
 }
 
 /// The parts of a class or id word that name the site's furniture ([`names_side_part`]).
