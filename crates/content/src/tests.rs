@@ -2766,6 +2766,39 @@ fn a_menu_of_prose_is_kept_in_the_region() {
 }
 
 #[test]
+fn a_dialogs_opener_is_not_the_dialog() {
+    // A service page's grid of features, each card's blurb a link that opens a dialog
+    // (`modallink-wrap`); the dialog itself, named so, is still cut.
+    let card = |n: usize| {
+        e(
+            "div",
+            vec![
+                e("h3", vec![x(&format!("Feature {n}"))]),
+                ea(
+                    "div",
+                    &[("class", "icongrid__modallink-wrap")],
+                    vec![x(&format!("Watch feature {n} from any room."))],
+                ),
+            ],
+        )
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Streaming that fits your home")]),
+            e("div", (0..5).map(card).collect()),
+            ea(
+                "div",
+                &[("class", "site-modal")],
+                vec![x("Check availability at your address first.")],
+            ),
+        ],
+    )]));
+    assert!(main.contains("Watch feature 4 from any room."), "{main}");
+    assert!(!main.contains("Check availability"), "{main}");
+}
+
+#[test]
 fn a_form_that_wraps_posts_is_content() {
     // An old-style thread: each post's body is a form the person sees no control in; the
     // search box beside them is a form of controls.

@@ -18,7 +18,9 @@
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
-//! cookie notice, sharing, newsletter, breadcrumb, ads (not a listing's grid that hides the ad
+//! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
+//! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`), ads
+//! (not a listing's grid that hides the ad
 //! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related", a
 //! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
 //! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`;
@@ -477,7 +479,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
     if (!h.is_empty()
         && REGION_NOISE
             .iter()
-            .any(|k| h.contains(k) && !names_a_piece_of(&h, k, kept_words)))
+            .any(|k| names_noise(&h, k) && !names_a_piece_of(&h, k, kept_words)))
         || has_ad_token(&h)
         || names_thread_furniture(&h)
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
@@ -488,6 +490,27 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// What follows "modal" or "popup" in a class or id token (without `-` and `_`) naming the
+/// control that opens one, not the dialog (`modallink-wrap`, `modal-trigger`, `popup-btn`).
+const OPENER_PARTS: &[&str] = &[
+    "link", "trigger", "toggle", "btn", "button", "open", "launch",
+];
+
+/// Whether class or id words `h` hold the [`REGION_NOISE`] word `k`: for "modal" and "popup",
+/// in a token that names the dialog, not the link or button that opens it, a card's visible
+/// text (`a_dialogs_opener_is_not_the_dialog`).
+fn names_noise(h: &str, k: &str) -> bool {
+    if !matches!(k, "modal" | "popup") {
+        return h.contains(k);
+    }
+    h.split_ascii_whitespace().any(|t| {
+        let squeezed: String = t.chars().filter(|&c| c != '-' && c != '_').collect();
+        squeezed
+            .split_once(k)
+            .is_some_and(|(_, rest)| !OPENER_PARTS.iter().any(|p| rest.starts_with(p)))
+    })
 }
 
 /// Whether a class or id token of `h` holding the noise word `k` names a piece of the part
