@@ -2549,6 +2549,49 @@ fn a_part_of_prose_holding_much_of_the_region_is_kept() {
 }
 
 #[test]
+fn a_components_pieces_named_after_it_are_kept() {
+    // A firm's page of services: its cards, each a heading and a sentence or two, sit in a
+    // component its builder calls a promo container, each card a piece named after it
+    // (`cmp-promo__services`); the container is kept for its prose, so are its cards. A
+    // promotion inside it named otherwise (`site-promo`) is still cut.
+    let card = |n: usize| {
+        ea(
+            "div",
+            &[("class", "promo cmp-promo__services box-shadow-promos")],
+            vec![
+                e("h3", vec![x(&format!("Service {n}"))]),
+                para(&prose(n, "Service")),
+                ea(
+                    "a",
+                    &[("class", "cmp-promo-tracking"), ("href", "/s")],
+                    vec![x("Find out more")],
+                ),
+            ],
+        )
+    };
+    let mut cards: Vec<T> = (0..6).map(card).collect();
+    cards.push(ea(
+        "div",
+        &[("class", "site-promo")],
+        vec![x("Save 20% this week with the code SPRING")],
+    ));
+    let main = main_of(page(vec![
+        e("h1", vec![x("Our services")]),
+        e("div", vec![x("Vast services. Rich experience.")]),
+        ea("div", &[("class", "cmp-promo-container")], cards),
+        e(
+            "ul",
+            (0..20)
+                .map(|n| e("li", vec![x(&format!("Capability {n} for your firm"))]))
+                .collect(),
+        ),
+    ]));
+    assert!(main.contains("Service sentence 5,"), "{main}");
+    assert!(main.contains("Capability 19"), "{main}");
+    assert!(!main.contains("SPRING"), "{main}");
+}
+
+#[test]
 fn illustrations_drawn_in_markup_are_cut_from_the_region() {
     // A landing page's sections, each a heading and a short line, one with a picture of the
     // product drawn in markup (its sample issues): the picture is not the page's text.
@@ -2637,6 +2680,122 @@ fn a_sections_header_is_kept_in_the_region() {
     assert!(main.contains("Feature 3 in a line of its own."), "{main}");
     assert!(main.contains("Feature 2 heading"), "{main}");
     assert!(!main.contains("Log in"), "{main}");
+}
+
+#[test]
+fn a_header_inside_main_is_not_the_banner() {
+    // A landing page: the site's banner is a `header` of the body; the page's hero, its title
+    // and lead, a `header` of its `main`, above sections of short lines.
+    let section = |n: usize| {
+        e(
+            "section",
+            vec![
+                e("h2", vec![x(&format!("Feature {n} heading"))]),
+                e(
+                    "div",
+                    vec![x(&format!("Feature {n} in a line of its own."))],
+                ),
+            ],
+        )
+    };
+    let mut body = vec![e(
+        "header",
+        vec![
+            e("h1", vec![x("Identity theft protection")]),
+            e("div", vec![x("Alerts when your details are at risk.")]),
+        ],
+    )];
+    body.extend((0..4).map(section));
+    let main = main_of(page(vec![
+        e("header", vec![x("Acme"), link("Log in")]),
+        e("main", body),
+    ]));
+    assert!(
+        main.contains("Alerts when your details are at risk."),
+        "{main}"
+    );
+    assert!(main.contains("Feature 3 in a line of its own."), "{main}");
+    assert!(!main.contains("Log in"), "{main}");
+}
+
+#[test]
+fn a_menu_of_prose_is_kept_in_the_region() {
+    // A service page's questions in tabs its builder calls a tabs menu, each tab a question and
+    // its answer, beside its plans of short lines; the site's menu of short links, named so
+    // too, is still cut.
+    let tab = |n: usize| {
+        ea(
+            "div",
+            &[("class", "faq_tabs-menu-link")],
+            vec![
+                e("div", vec![x(&format!("Question {n} about the plans?"))]),
+                para(&prose(n, "Answer")),
+            ],
+        )
+    };
+    let plans: Vec<T> = (0..40)
+        .map(|n| {
+            e(
+                "div",
+                vec![x(&format!("Plan {n} with alerts and insurance"))],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        ea(
+            "div",
+            &[("class", "main-menu")],
+            (0..6).map(|n| link(&format!("Item {n}"))).collect(),
+        ),
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Identity theft protection")]),
+                e("div", plans),
+                ea(
+                    "div",
+                    &[("class", "faq_tabs-menu")],
+                    (0..4).map(tab).collect(),
+                ),
+            ],
+        ),
+    ]));
+    assert!(main.contains("Answer sentence 3,"), "{main}");
+    assert!(main.contains("Plan 39 with alerts"), "{main}");
+    assert!(!main.contains("Item 5"), "{main}");
+}
+
+#[test]
+fn a_dialogs_opener_is_not_the_dialog() {
+    // A service page's grid of features, each card's blurb a link that opens a dialog
+    // (`modallink-wrap`); the dialog itself, named so, is still cut.
+    let card = |n: usize| {
+        e(
+            "div",
+            vec![
+                e("h3", vec![x(&format!("Feature {n}"))]),
+                ea(
+                    "div",
+                    &[("class", "icongrid__modallink-wrap")],
+                    vec![x(&format!("Watch feature {n} from any room."))],
+                ),
+            ],
+        )
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Streaming that fits your home")]),
+            e("div", (0..5).map(card).collect()),
+            ea(
+                "div",
+                &[("class", "site-modal")],
+                vec![x("Check availability at your address first.")],
+            ),
+        ],
+    )]));
+    assert!(main.contains("Watch feature 4 from any room."), "{main}");
+    assert!(!main.contains("Check availability"), "{main}");
 }
 
 #[test]

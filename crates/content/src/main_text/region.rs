@@ -6,16 +6,21 @@
 //! `site-footer`, `main-menu`, `navbar`, not a layout's `has-sidebar`:
 //! `a_forums_sidebar_is_cut_from_the_region`,
 //! `a_footer_named_by_its_class_is_cut_from_the_region`,
-//! `a_menu_named_by_its_class_is_cut_from_the_region`),
+//! `a_menu_named_by_its_class_is_cut_from_the_region`; not a part named a menu whose text is
+//! three paragraphs or more of prose with little link text, a section's questions in tabs:
+//! `a_menu_of_prose_is_kept_in_the_region`),
 //! buttons (not one that asks a question: `question_buttons_are_kept`),
 //! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
-//! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one inside one of
+//! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one whose nearest
+//! is the `main`, the page's hero: `a_header_inside_main_is_not_the_banner`, nor one inside one of
 //! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
 //! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
-//! cookie notice, sharing, newsletter, breadcrumb, ads (not a listing's grid that hides the ad
+//! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
+//! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`), ads
+//! (not a listing's grid that hides the ad
 //! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related", a
 //! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
 //! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`;
@@ -55,7 +60,9 @@
 //! `illustrations_drawn_in_markup_are_cut_from_the_region`), never a part holding
 //! half of the region (`a_page_wrapped_in_a_form_keeps_its_region`), nor two fifths of it when
 //! its text is mostly lines of prose (a page's sections in a wrapper named `promo-container`:
-//! `a_part_of_prose_holding_much_of_the_region_is_kept`), unless it is the page's
+//! `a_part_of_prose_holding_much_of_the_region_is_kept`; and inside such a part, a piece named
+//! after it, a token starting as one of its own up to the class word, `cmp-promo__services` in
+//! `cmp-promo-container`: `a_components_pieces_named_after_it_are_kept`), unless it is the page's
 //! chrome by its tag or role, a `nav`, a `footer`, a banner (a site's menu of many entries can
 //! outweigh a landing page's few short sections: `a_big_menu_is_cut_from_the_region`; a site's
 //! footer of testimonials, links and legal text longer than the page's content:
@@ -455,8 +462,10 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
         .unwrap_or(body)
 }
 
-/// Whether an element inside the region is cut (M8).
-pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
+/// Whether an element inside the region is cut (M8). `kept_words` are the class or id words of
+/// the parts around it kept from a cut by their prose ([`holds_the_prose`]): a [`REGION_NOISE`]
+/// word they name a piece of ([`names_a_piece_of`]) is the component's, not noise inside it.
+pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: &str) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
     if noise_by_kind(tree, i) && !is_question_button(page, i) {
@@ -480,18 +489,59 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
         return false;
     }
     let h = hints(tree, i);
-    if (!h.is_empty() && REGION_NOISE.iter().any(|k| h.contains(k)))
+    if (!h.is_empty()
+        && REGION_NOISE
+            .iter()
+            .any(|k| names_noise(&h, k) && !names_a_piece_of(&h, k, kept_words)))
         || has_ad_token(&h)
         || names_thread_furniture(&h)
         || names_wiki_furniture(&h)
         || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
-        || h.split_ascii_whitespace().any(names_side_part)
+        || (h.split_ascii_whitespace().any(names_side_part) && !is_menu_of_prose(page, i, &h))
         || is_tooltip(tree, i, &h)
         || names_illustration(tree, i)
     {
         return true;
     }
     is_menu(page, i) || is_control_label(page, i)
+}
+
+/// What follows "modal" or "popup" in a class or id token (without `-` and `_`) naming the
+/// control that opens one, not the dialog (`modallink-wrap`, `modal-trigger`, `popup-btn`).
+const OPENER_PARTS: &[&str] = &[
+    "link", "trigger", "toggle", "btn", "button", "open", "launch",
+];
+
+/// Whether class or id words `h` hold the [`REGION_NOISE`] word `k`: for "modal" and "popup",
+/// in a token that names the dialog, not the link or button that opens it, a card's visible
+/// text (`a_dialogs_opener_is_not_the_dialog`).
+fn names_noise(h: &str, k: &str) -> bool {
+    if !matches!(k, "modal" | "popup") {
+        return h.contains(k);
+    }
+    h.split_ascii_whitespace().any(|t| {
+        let squeezed: String = t.chars().filter(|&c| c != '-' && c != '_').collect();
+        squeezed
+            .split_once(k)
+            .is_some_and(|(_, rest)| !OPENER_PARTS.iter().any(|p| rest.starts_with(p)))
+    })
+}
+
+/// Whether a class or id token of `h` holding the noise word `k` names a piece of the part
+/// kept around it (`kept`'s words): a token of the kept part starts as that token does up to
+/// the word (`cmp-promo__services`, `cmp-promo-tracking` inside `cmp-promo-container`), the
+/// parts of one component named after it, not a promotion inside a page's section
+/// (`a_components_pieces_named_after_it_are_kept`).
+fn names_a_piece_of(h: &str, k: &str, kept: &str) -> bool {
+    !kept.trim().is_empty()
+        && h.split_ascii_whitespace().any(|t| {
+            t.split_once(k).is_some_and(|(before, _)| {
+                kept.split_ascii_whitespace().any(|w| {
+                    w.strip_prefix(before)
+                        .is_some_and(|rest| rest.starts_with(k))
+                })
+            })
+        })
 }
 
 /// An illustration drawn in markup (a product's mock-up in a landing page's section, its
@@ -527,6 +577,30 @@ fn is_tooltip(tree: &Tree<'_>, i: usize, h: &str) -> bool {
         })
 }
 
+/// Fewest paragraphs of a part named a menu that is read as prose ([`is_menu_of_prose`]).
+const MENU_OF_PROSE_PARAGRAPHS: usize = 3;
+
+/// A part named a menu by its class or id words and by no other furniture word
+/// ([`names_side_part`]: `faq_tabs-menu`) whose text is mostly lines of prose
+/// ([`LONG_LINE_SHARE`]), [`MENU_OF_PROSE_PARAGRAPHS`] paragraphs or more, with little link
+/// text: a tabbed section's questions and their answers, not a menu of short links nor a
+/// menu's blurb (`a_menu_of_prose_is_kept_in_the_region`).
+fn is_menu_of_prose(page: &Page<'_, '_, '_>, i: usize, h: &str) -> bool {
+    let menu = |w: &str| {
+        let mut parts = w.split(['-', '_']).filter(|p| !p.is_empty());
+        parts.next() == Some("menu") || parts.next_back() == Some("menu")
+    };
+    h.split_ascii_whitespace()
+        .filter(|w| names_side_part(w))
+        .all(menu)
+        && page.density(i) < 0.3
+        && at(&page.counts, i).p >= MENU_OF_PROSE_PARAGRAPHS
+        && page
+            .r
+            .span(i)
+            .is_some_and(|(a, b)| long_line_share(page.r.slice(a, b)) >= LONG_LINE_SHARE)
+}
+
 /// The parts of a class or id word that name the site's furniture ([`names_side_part`]).
 const FURNITURE_PARTS: &[&str] = &[
     "sidebar",
@@ -560,14 +634,15 @@ fn names_side_part(word: &str) -> bool {
 }
 
 /// Whether a `header` heads a section of the page, not the page: its nearest sectioning
-/// ancestor is a `section` (an `article`'s header is its title and byline, which the region
-/// leaves out as before).
+/// ancestor is a `section`, or the page's `main`, a landing page's hero of its title and lead
+/// (`a_header_inside_main_is_not_the_banner`; an `article`'s header is its title and byline,
+/// which the region leaves out as before).
 fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
     tree.ancestors(i)
         .skip(1)
         .map(|a| tree.node(a).tag())
         .find(|t| matches!(*t, "main" | "article" | "section" | "aside" | "body"))
-        == Some("section")
+        .is_some_and(|t| matches!(t, "section" | "main"))
 }
 
 /// Whether an element is inside one of several sibling `article`s (a listing's entries, a
@@ -736,11 +811,31 @@ pub(super) fn text(
     let recs = recommendations(page, shop);
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
+    // The nearest part kept from a cut by its prose for each element (preorder: a parent
+    // first), and the class and id words of the kept parts around it, nearest last.
+    let mut shield: Vec<usize> = vec![usize::MAX; page.tree.obs.nodes.len()];
+    let mut shield_words: std::collections::HashMap<usize, String> =
+        std::collections::HashMap::new();
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        let cut = (((2 * (b - a) <= end - start && !holds_the_prose(page, (a, b), end - start))
+        let inherited = page
+            .tree
+            .parent_of(i)
+            .map_or(usize::MAX, |p| at(&shield, p));
+        let kept_words = shield_words.get(&inherited).map_or("", String::as_str);
+        let prose = holds_the_prose(page, (a, b), end - start);
+        let big = 2 * (b - a) > end - start || prose;
+        let named = at(&recs, i) || is_cut(page, i, shop, kept_words);
+        let cut = ((!big
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
-            && (at(&recs, i) || is_cut(page, i, shop)))
+            && named)
             || (shop && are_reviews(page, i));
+        if prose && named && !cut {
+            let words = format!("{kept_words} {}", hints(page.tree, i));
+            shield_words.insert(i, words);
+            set(&mut shield, i, i);
+        } else {
+            set(&mut shield, i, inherited);
+        }
         if !cut && repeats(page, i, (a, b), &mut seen) {
             repeated += b - a;
             return true;
