@@ -9,7 +9,8 @@
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
 //!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`), nor on a page
 //!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
-//!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`).
+//!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`);
+//!   M4 cuts its legal small print as M8 does (`a_shops_legal_small_print_is_cut`).
 //! - M2 scoring: a paragraph scores 1 + its commas + one per 100 bytes (at most 3) and gives it to
 //!   its container (the block holding it; for a leaf block, that block's parent), half to the
 //!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
@@ -1085,7 +1086,8 @@ fn cleaned(
 ) -> String {
     let title = words(&page.tree.obs.title);
     let (text, ranges) = text_without(page, top, |i, _| {
-        is_noise(page, fin, i, &title) || (shop && region::is_shop_furniture(page, i))
+        is_noise(page, fin, i, &title)
+            || (shop && (region::is_shop_furniture(page, i) || region::is_small_print(page, i)))
     });
     kept.extend(ranges);
     text

@@ -2920,6 +2920,59 @@ fn a_shops_disclaimers_are_cut() {
 }
 
 #[test]
+fn a_shops_legal_small_print_is_cut() {
+    // A game's store page: its name, price, buy button, description, then the publisher's
+    // terms and trademarks under it, and a note drawn in a typography preset's small size.
+    let product = |buy: &str| {
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Frontier Outlaws")]),
+                e("div", vec![x("USD 59.99")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x(
+                        "Ride across a rugged frontier with your gang, rob trains, \
+                        hunt, fish and trade, and choose whom to trust along the way.",
+                    )],
+                ),
+                e(
+                    "p",
+                    vec![x("An open world of five states to explore on horseback, \
+                        with towns, camps and a story of some sixty hours.")],
+                ),
+                ea(
+                    "p",
+                    &[("class", "has-legal-font-size")],
+                    vec![x(
+                        "Requires a free account with the publisher to play online.",
+                    )],
+                ),
+                ea(
+                    "div",
+                    &[("id", "game_area_legal")],
+                    vec![e(
+                        "p",
+                        vec![x(
+                            "Software license terms in game and at the publisher's site. \
+                            All trademarks are the property of their respective owners.",
+                        )],
+                    )],
+                ),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("rob trains"), "{main}");
+    assert!(main.contains("free account"), "{main}");
+    assert!(!main.contains("Software license terms"), "{main}");
+    // A page that sells nothing: its legal text is its own (a firm's terms).
+    let main = product("Contact us");
+    assert!(main.contains("Software license terms"), "{main}");
+}
+
+#[test]
 fn a_shops_review_heading_cuts_its_section() {
     // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
     let product = |buy: &str| {

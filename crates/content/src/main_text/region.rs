@@ -30,7 +30,9 @@
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
 //! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
-//! under its features (`a_shops_disclaimers_are_cut`), the section a shop's recommendations heading
+//! under its features (`a_shops_disclaimers_are_cut`), its legal small print by a class word's
+//! part starting "legal", a game's terms and trademarks (`game_area_legal`; not a typography
+//! preset, `has-legal-font-size`: `a_shops_legal_small_print_is_cut`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
 //! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; a page's
 //! teasers of its other pages, "Related insights", "Related content", "Recent posts":
@@ -218,9 +220,20 @@ fn names_shop_furniture(h: &str) -> bool {
 /// sold separately, a financing offer's terms), which are the seller's legal cover, not the
 /// product (`a_shops_disclaimers_are_cut`). Only on a page that sells: a service's or an
 /// article's disclaimer is often its own content (a quote's terms, a calculator's
-/// assumptions).
+/// assumptions). A class word's part starting with "legal" names it too, the terms and
+/// trademarks under a product (`game_area_legal`, `legal-text`:
+/// `a_shops_legal_small_print_is_cut`), not a typography preset's size (`has-legal-font-size`,
+/// `type-body-legal`: [`is_type_scale`]).
 fn names_small_print(h: &str) -> bool {
     h.contains("disclaimer")
+        || h.split_ascii_whitespace()
+            .any(|t| !is_type_scale(t) && t.split(['-', '_']).any(|part| part.starts_with("legal")))
+}
+
+/// A class word of a typography preset (`has-legal-font-size`, `type-body-legal`,
+/// `text-legal`): how big its text is drawn, not what it is.
+fn is_type_scale(t: &str) -> bool {
+    t.contains("font") || ["has-", "type-", "text-"].iter().any(|p| t.starts_with(p))
 }
 
 /// The article road on a page that sells (see [`BuyControls::sells`]): a part whose class or id names
@@ -228,6 +241,14 @@ fn names_small_print(h: &str) -> bool {
 /// (`a_shops_reviews_are_not_its_article`).
 pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
     names_shop_furniture(&hints(page.tree, i))
+}
+
+/// The article road on a page that sells: a part whose class or id names its small print
+/// ([`names_small_print`]), which M4 cuts from the chosen part as M8 does from the region
+/// (`a_shops_legal_small_print_is_cut`). Not M1's unlikely parts: its paragraphs still
+/// weigh the part they are in.
+pub(super) fn is_small_print(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    names_small_print(&hints(page.tree, i))
 }
 
 /// M1 on a page that sells: the parts [`is_shop_furniture`] names (never the page's `main`,
