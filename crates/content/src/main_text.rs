@@ -79,7 +79,7 @@
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller
 //!   and returns parts, its disclaimers, and the
-//!   sections its recommendations headings start, its controls' labels, its tooltips' popups; its navigation and
+//!   sections its recommendations headings start, a carousel of other products' cards, its controls' labels, its tooltips' popups; its navigation and
 //!   footer however much of it they hold.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
@@ -698,7 +698,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
     let (region, region_ranges, region_repeats) = body
-        .map(|b| region::text(&page, region::root(&page, b), shop))
+        .map(|b| region::text(&page, region::root(&page, b), buy))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
         Some(mut top) => {

@@ -2973,6 +2973,67 @@ fn a_shops_legal_small_print_is_cut() {
 }
 
 #[test]
+fn a_carousel_of_other_products_is_cut_from_a_product() {
+    // A product, then a carousel of other products' cards (a linked name and a price each)
+    // under a heading no rule knows: the region, which M9 reads on such a page.
+    let product = |class: &str| {
+        let cards: Vec<T> = [
+            "Travel mug with handle",
+            "Insulated water bottle",
+            "Coffee tumbler",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(n, name)| {
+            e(
+                "div",
+                vec![
+                    ea(
+                        "a",
+                        &[("href", "/p/other")],
+                        vec![x(&format!("{name}, 20 oz, stainless steel"))],
+                    ),
+                    e("span", vec![x(&format!("${n}5.00"))]),
+                ],
+            )
+        })
+        .collect();
+        main_text_roads(&page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Rambler tumbler")]),
+                e("div", vec![x("$40.00")]),
+                e("button", vec![x("Add to cart")]),
+                e(
+                    "p",
+                    vec![x(
+                        "The tumbler that gets you through the day: your morning brew \
+                        stays hot and your iced coffee stays cold, so take your time.",
+                    )],
+                ),
+                e(
+                    "p",
+                    vec![x(
+                        "Kitchen-grade stainless steel with double-wall vacuum insulation, \
+                        dishwasher safe, with a lid that slides shut with a magnet.",
+                    )],
+                ),
+                e("h2", vec![x("Popular right now")]),
+                ea("div", &[("class", class)], cards),
+            ],
+        )]))
+        .unwrap()
+        .1
+    };
+    let main = product("products-carousel");
+    assert!(main.contains("double-wall"), "{main}");
+    assert!(!main.contains("Insulated water bottle"), "{main}");
+    // A grid that is no carousel: a collection's products are its content.
+    let main = product("products-grid");
+    assert!(main.contains("Insulated water bottle"), "{main}");
+}
+
+#[test]
 fn a_shops_review_heading_cuts_its_section() {
     // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
     let product = |buy: &str| {

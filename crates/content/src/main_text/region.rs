@@ -32,7 +32,10 @@
 //! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
 //! under its features (`a_shops_disclaimers_are_cut`), its legal small print by a class word's
 //! part starting "legal", a game's terms and trademarks (`game_area_legal`; not a typography
-//! preset, `has-legal-font-size`: `a_shops_legal_small_print_is_cut`), the section a shop's recommendations heading
+//! preset, `has-legal-font-size`: `a_shops_legal_small_print_is_cut`), on a page that sells
+//! one product a carousel's block of product cards (three links and prices or more, mostly link
+//! text: other products, under a heading no rule knows:
+//! `a_carousel_of_other_products_is_cut_from_a_product`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
 //! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; a page's
 //! teasers of its other pages, "Related insights", "Related content", "Recent posts":
@@ -501,6 +504,42 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool) -> bool {
     is_menu(page, i) || is_control_label(page, i)
 }
 
+/// How a carousel's class or id word starts, or a part of it between `-` and `_` does
+/// (`x-prp-carousel`, `swiper-wrapper`, `slick-track`, `splide__list`).
+const CAROUSEL_WORDS: &[&str] = &[
+    "carousel", "slider", "swiper", "slick", "splide", "flickity",
+];
+
+/// The elements in a carousel: its class or id, or an ancestor's, names one
+/// ([`CAROUSEL_WORDS`]), read in one walk.
+fn carousels(page: &Page<'_, '_, '_>) -> Vec<bool> {
+    let tree = page.tree;
+    let mut out = vec![false; tree.obs.nodes.len()];
+    for &i in &page.r.order {
+        let i = i as usize;
+        let inherited = tree.parent_of(i).is_some_and(|p| at(&out, p));
+        let own = tree.node(i).is_element()
+            && hints(tree, i)
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| CAROUSEL_WORDS.iter().any(|k| w.starts_with(k)));
+        set(&mut out, i, inherited || own);
+    }
+    out
+}
+
+/// Fewest cards, each a link and a price, in a block of other products.
+const CARDS_MIN: usize = 3;
+
+/// A block of product cards: [`CARDS_MIN`] links or more, as many prices or more, and mostly
+/// link text (each card's name links to its page). In a carousel ([`carousels`]) on a page that
+/// sells one product, other products: a shop's recommendations under a heading no rule knows
+/// ("Get everything you need", "Popular right now"):
+/// `a_carousel_of_other_products_is_cut_from_a_product` (a collection's grid is its content).
+fn are_product_cards(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let c = at(&page.counts, i);
+    c.anchors >= CARDS_MIN && c.prices >= CARDS_MIN && page.density(i) >= 0.5
+}
+
 /// An illustration drawn in markup (a product's mock-up in a landing page's section, its
 /// sample issues, code and buttons): a class token whose component or element name (a part
 /// between `_` and `-`) ends in "illustration" or is "mockup" (`PageSection_illustration__x`,
@@ -732,8 +771,9 @@ fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
 pub(super) fn text(
     page: &Page<'_, '_, '_>,
     root: usize,
-    shop: bool,
+    buy: BuyControls,
 ) -> (String, Vec<(usize, usize)>, usize) {
+    let (shop, one) = (buy.sells(), buy.sells_one());
     let Some((start, end)) = page.r.span(root) else {
         return (String::new(), Vec::new(), 0);
     };
@@ -741,12 +781,15 @@ pub(super) fn text(
     // wrapper whose class says "modal" is still the page; the page's chrome (its menu, its
     // footer) is cut however big, as long as a paragraph's bytes of the region remain.
     let recs = recommendations(page, shop);
+    let carousels = if one { carousels(page) } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
     let (text, kept) = text_without(page, root, |i, (a, b)| {
         let cut = (((2 * (b - a) <= end - start && !holds_the_prose(page, (a, b), end - start))
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
-            && (at(&recs, i) || is_cut(page, i, shop)))
+            && (at(&recs, i)
+                || is_cut(page, i, shop)
+                || (one && at(&carousels, i) && are_product_cards(page, i))))
             || (shop && are_reviews(page, i));
         if !cut && repeats(page, i, (a, b), &mut seen) {
             repeated += b - a;
