@@ -3034,6 +3034,63 @@ fn a_carousel_of_other_products_is_cut_from_a_product() {
 }
 
 #[test]
+fn critics_reviews_are_kept_on_a_product() {
+    // A book's page that sells: its description, the publisher's press quotes, a game store's
+    // critics' quotes in a part named its description too, and what buyers said.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Small steps")]),
+            e("div", vec![x("USD 14.99")]),
+            e("button", vec![x("Add to cart")]),
+            e(
+                "p",
+                vec![x(
+                    "A practical guide to changing your days one small habit at a time, \
+                    with the science of why tiny changes compound.",
+                )],
+            ),
+            ea(
+                "div",
+                &[("id", "editorialReviews_feature_div")],
+                vec![e(
+                    "p",
+                    vec![x(
+                        "\u{201c}A modern classic of self-help, clear and kind.\u{201d} \
+                        \u{2013} The Morning Review",
+                    )],
+                )],
+            ),
+            ea(
+                "div",
+                &[("class", "game_area_description game_area_reviews")],
+                vec![e(
+                    "p",
+                    vec![x(
+                        "\u{201c}The best book on habits this decade.\u{201d} 9/10 \
+                        \u{2013} Weekly Books",
+                    )],
+                )],
+            ),
+            ea(
+                "div",
+                &[("class", "customer-reviews")],
+                vec![e(
+                    "p",
+                    vec![x(
+                        "Bought it for my son, arrived in two days, he loves it, five stars.",
+                    )],
+                )],
+            ),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert!(region.contains("modern classic"), "{region}");
+    assert!(region.contains("Weekly Books"), "{region}");
+    assert!(!region.contains("arrived in two days"), "{region}");
+}
+
+#[test]
 fn a_shops_review_heading_cuts_its_section() {
     // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
     let product = |buy: &str| {

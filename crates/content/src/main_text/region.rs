@@ -26,7 +26,8 @@
 //! its post, `messageUserInfo`: `an_author_card_named_after_its_post_is_cut`), on a page that
 //! sells (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
 //! `a_buy_controls_class_says_the_page_sells`) its customer reviews
-//! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
+//! (`customer_reviews_are_cut_from_a_product`; not a publisher's or critics' reviews,
+//! `editorialReviews`, nor a part named the description too: `critics_reviews_are_kept_on_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
 //! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
@@ -214,8 +215,16 @@ fn names_shop_furniture(h: &str) -> bool {
     let words = || h.split(|c: char| !c.is_ascii_alphanumeric());
     SHOP_FURNITURE.iter().any(|&k| match k {
         "seller" | "returns" => words().any(|w| w.starts_with(k)),
-        _ => h.contains(k),
+        _ => names_buyers_reviews(h, k),
     })
+}
+
+/// Whether class or id words name what buyers said by one of [`SHOP_FURNITURE`]'s review
+/// words: not a publisher's or critics' reviews (`editorialReviews`) nor a part named the
+/// product's description too (`game_area_description game_area_reviews`): the press quotes a
+/// shop shows as the product's description (`critics_reviews_are_kept_on_a_product`).
+fn names_buyers_reviews(h: &str, k: &str) -> bool {
+    h.contains(k) && !h.contains("editorial") && !h.contains("description")
 }
 
 /// Whether class or id words name a shop's small print, on a page that sells (see [`BuyControls::sells`]):
@@ -284,7 +293,7 @@ fn are_reviews(page: &Page<'_, '_, '_>, i: usize) -> bool {
         "main" | "article" | "body" | "html"
     ) && SHOP_FURNITURE
         .iter()
-        .any(|&k| !matches!(k, "seller" | "returns") && h.contains(k))
+        .any(|&k| !matches!(k, "seller" | "returns") && names_buyers_reviews(&h, k))
 }
 
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
