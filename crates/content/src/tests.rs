@@ -3277,6 +3277,40 @@ fn recommendation_carousels_are_cut_from_the_region() {
 }
 
 #[test]
+fn a_shops_other_recommendation_headings_cut_their_section() {
+    // A product, then runs of other products under a marketplace's headings.
+    let section = |heading: &str, what: &str| {
+        let others: Vec<T> = (0..3)
+            .map(|n| {
+                e(
+                    "li",
+                    vec![link(&format!("{what} number {n}, speckled")), x(" $24.00")],
+                )
+            })
+            .collect();
+        e("div", vec![e("h2", vec![x(heading)]), e("ul", others)])
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Stoneware coffee mug")]),
+            e(
+                "p",
+                vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                    Holds 12 oz; safe in the dishwasher and the microwave.")],
+            ),
+            section("Products related to this item", "Ceramic bowl"),
+            section("Customers frequently viewed", "Porcelain plate"),
+            section("Popular right now", "Glass tumbler"),
+        ],
+    )]));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Ceramic bowl"), "{main}");
+    assert!(!main.contains("Porcelain plate"), "{main}");
+    assert!(!main.contains("Glass tumbler"), "{main}");
+}
+
+#[test]
 fn shop_controls_are_cut_from_the_region() {
     // A collection: each card is a product's name and price, and its controls as spans.
     let cards: Vec<T> = (0..4)

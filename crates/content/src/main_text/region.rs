@@ -40,7 +40,9 @@
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
 //! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; a page's
 //! teasers of its other pages, "Related insights", "Related content", "Recent posts":
-//! `related_content_headings_cut_their_section`; the nearest
+//! `related_content_headings_cut_their_section`; a marketplace's "Products related to this
+//! item", "Customers frequently viewed", "Popular right now", …:
+//! `a_shops_other_recommendation_headings_cut_their_section`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
@@ -186,6 +188,14 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "shop the look",
     "recommended for you",
     "sponsored products",
+    "products related to this item",
+    "customers frequently viewed",
+    "often viewed with",
+    "similar brands on",
+    "shop similar",
+    "get the look",
+    "ideas based on your",
+    "popular right now",
     "related content",
     "related insights",
     "related services",
