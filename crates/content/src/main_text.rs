@@ -9,7 +9,8 @@
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
 //!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`), nor on a page
 //!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
-//!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`).
+//!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`);
+//!   M4 cuts its legal small print as M8 does (`a_shops_legal_small_print_is_cut`).
 //! - M2 scoring: a paragraph scores 1 + its commas + one per 100 bytes (at most 3) and gives it to
 //!   its container (the block holding it; for a leaf block, that block's parent), half to the
 //!   next ancestor, score / (3 × level) further up (5 levels). Each candidate starts from its tag
@@ -88,7 +89,7 @@
 //!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller
 //!   and returns parts, its disclaimers, and the
-//!   sections its recommendations headings start, its controls' labels, its tooltips' popups; its navigation and
+//!   sections its recommendations headings start, a carousel of other products' cards, its controls' labels, its tooltips' popups; its navigation and
 //!   footer however much of it they hold.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose, unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
@@ -707,7 +708,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
     let (region, region_ranges, region_repeats) = body
-        .map(|b| region::text(&page, region::root(&page, b), shop))
+        .map(|b| region::text(&page, region::root(&page, b), buy))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
         Some(mut top) => {
@@ -1130,7 +1131,8 @@ fn cleaned(
 ) -> String {
     let title = words(&page.tree.obs.title);
     let (text, ranges) = text_without(page, top, |i, _| {
-        is_noise(page, fin, i, &title) || (shop && region::is_shop_furniture(page, i))
+        is_noise(page, fin, i, &title)
+            || (shop && (region::is_shop_furniture(page, i) || region::is_small_print(page, i)))
     });
     kept.extend(ranges);
     text

@@ -3079,6 +3079,177 @@ fn a_shops_disclaimers_are_cut() {
 }
 
 #[test]
+fn a_shops_legal_small_print_is_cut() {
+    // A game's store page: its name, price, buy button, description, then the publisher's
+    // terms and trademarks under it, and a note drawn in a typography preset's small size.
+    let product = |buy: &str| {
+        main_of(page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Frontier Outlaws")]),
+                e("div", vec![x("USD 59.99")]),
+                e("button", vec![x(buy)]),
+                e(
+                    "p",
+                    vec![x(
+                        "Ride across a rugged frontier with your gang, rob trains, \
+                        hunt, fish and trade, and choose whom to trust along the way.",
+                    )],
+                ),
+                e(
+                    "p",
+                    vec![x("An open world of five states to explore on horseback, \
+                        with towns, camps and a story of some sixty hours.")],
+                ),
+                ea(
+                    "p",
+                    &[("class", "has-legal-font-size")],
+                    vec![x(
+                        "Requires a free account with the publisher to play online.",
+                    )],
+                ),
+                ea(
+                    "div",
+                    &[("id", "game_area_legal")],
+                    vec![e(
+                        "p",
+                        vec![x(
+                            "Software license terms in game and at the publisher's site. \
+                            All trademarks are the property of their respective owners.",
+                        )],
+                    )],
+                ),
+            ],
+        )]))
+    };
+    let main = product("Add to cart");
+    assert!(main.contains("rob trains"), "{main}");
+    assert!(main.contains("free account"), "{main}");
+    assert!(!main.contains("Software license terms"), "{main}");
+    // A page that sells nothing: its legal text is its own (a firm's terms).
+    let main = product("Contact us");
+    assert!(main.contains("Software license terms"), "{main}");
+}
+
+#[test]
+fn a_carousel_of_other_products_is_cut_from_a_product() {
+    // A product, then a carousel of other products' cards (a linked name and a price each)
+    // under a heading no rule knows: the region, which M9 reads on such a page.
+    let product = |class: &str| {
+        let cards: Vec<T> = [
+            "Travel mug with handle",
+            "Insulated water bottle",
+            "Coffee tumbler",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(n, name)| {
+            e(
+                "div",
+                vec![
+                    ea(
+                        "a",
+                        &[("href", "/p/other")],
+                        vec![x(&format!("{name}, 20 oz, stainless steel"))],
+                    ),
+                    e("span", vec![x(&format!("${n}5.00"))]),
+                ],
+            )
+        })
+        .collect();
+        main_text_roads(&page(vec![e(
+            "main",
+            vec![
+                e("h1", vec![x("Rambler tumbler")]),
+                e("div", vec![x("$40.00")]),
+                e("button", vec![x("Add to cart")]),
+                e(
+                    "p",
+                    vec![x(
+                        "The tumbler that gets you through the day: your morning brew \
+                        stays hot and your iced coffee stays cold, so take your time.",
+                    )],
+                ),
+                e(
+                    "p",
+                    vec![x(
+                        "Kitchen-grade stainless steel with double-wall vacuum insulation, \
+                        dishwasher safe, with a lid that slides shut with a magnet.",
+                    )],
+                ),
+                e("h2", vec![x("Popular right now")]),
+                ea("div", &[("class", class)], cards),
+            ],
+        )]))
+        .unwrap()
+        .1
+    };
+    let main = product("products-carousel");
+    assert!(main.contains("double-wall"), "{main}");
+    assert!(!main.contains("Insulated water bottle"), "{main}");
+    // A grid that is no carousel: a collection's products are its content.
+    let main = product("products-grid");
+    assert!(main.contains("Insulated water bottle"), "{main}");
+}
+
+#[test]
+fn critics_reviews_are_kept_on_a_product() {
+    // A book's page that sells: its description, the publisher's press quotes, a game store's
+    // critics' quotes in a part named its description too, and what buyers said.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Small steps")]),
+            e("div", vec![x("USD 14.99")]),
+            e("button", vec![x("Add to cart")]),
+            e(
+                "p",
+                vec![x(
+                    "A practical guide to changing your days one small habit at a time, \
+                    with the science of why tiny changes compound.",
+                )],
+            ),
+            ea(
+                "div",
+                &[("id", "editorialReviews_feature_div")],
+                vec![e(
+                    "p",
+                    vec![x(
+                        "\u{201c}A modern classic of self-help, clear and kind.\u{201d} \
+                        \u{2013} The Morning Review",
+                    )],
+                )],
+            ),
+            ea(
+                "div",
+                &[("class", "game_area_description game_area_reviews")],
+                vec![e(
+                    "p",
+                    vec![x(
+                        "\u{201c}The best book on habits this decade.\u{201d} 9/10 \
+                        \u{2013} Weekly Books",
+                    )],
+                )],
+            ),
+            ea(
+                "div",
+                &[("class", "customer-reviews")],
+                vec![e(
+                    "p",
+                    vec![x(
+                        "Bought it for my son, arrived in two days, he loves it, five stars.",
+                    )],
+                )],
+            ),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert!(region.contains("modern classic"), "{region}");
+    assert!(region.contains("Weekly Books"), "{region}");
+    assert!(!region.contains("arrived in two days"), "{region}");
+}
+
+#[test]
 fn a_shops_review_heading_cuts_its_section() {
     // A product whose reviews carry no class word: a "Customer reviews" heading starts them.
     let product = |buy: &str| {
@@ -3262,6 +3433,40 @@ fn recommendation_carousels_are_cut_from_the_region() {
     assert!(main.contains("Related products"), "{main}");
     assert!(!main.contains("speckled glaze"), "{main}");
     assert!(!main.contains("You may also like"), "{main}");
+}
+
+#[test]
+fn a_shops_other_recommendation_headings_cut_their_section() {
+    // A product, then runs of other products under a marketplace's headings.
+    let section = |heading: &str, what: &str| {
+        let others: Vec<T> = (0..3)
+            .map(|n| {
+                e(
+                    "li",
+                    vec![link(&format!("{what} number {n}, speckled")), x(" $24.00")],
+                )
+            })
+            .collect();
+        e("div", vec![e("h2", vec![x(heading)]), e("ul", others)])
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Stoneware coffee mug")]),
+            e(
+                "p",
+                vec![x("Wheel-thrown stoneware, glazed in an earthy brown. \
+                    Holds 12 oz; safe in the dishwasher and the microwave.")],
+            ),
+            section("Products related to this item", "Ceramic bowl"),
+            section("Customers frequently viewed", "Porcelain plate"),
+            section("Popular right now", "Glass tumbler"),
+        ],
+    )]));
+    assert!(main.contains("earthy brown"), "{main}");
+    assert!(!main.contains("Ceramic bowl"), "{main}");
+    assert!(!main.contains("Porcelain plate"), "{main}");
+    assert!(!main.contains("Glass tumbler"), "{main}");
 }
 
 #[test]

@@ -375,6 +375,8 @@ pub(super) struct Counts {
     pub(super) linked_headings: usize,
     /// The longest link's text.
     pub(super) longest_link: usize,
+    /// Texts that show a price ([`is_price`]): a product card's.
+    pub(super) prices: usize,
 }
 
 /// What the rules see of the page.
@@ -412,6 +414,14 @@ fn is_heading_anchor(tree: &Tree<'_>, i: usize) -> bool {
             .any(|a| is_heading(tree.node(a).tag()))
 }
 
+/// Whether a text shows a price: a currency sign and a digit, within a short text (a card's
+/// "$79.99", "€ 213,12", "From £89.90").
+pub(super) fn is_price(text: &str) -> bool {
+    text.len() <= 40
+        && text.contains(['$', '€', '£', '¥', '₹'])
+        && text.contains(|c: char| c.is_ascii_digit())
+}
+
 pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     let n = tree.obs.nodes.len();
     let mut counts = vec![Counts::default(); n];
@@ -422,6 +432,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
         let mut c = at(&counts, i);
         if let Some(text) = &node.text {
             c.commas += text.matches([',', '，', '、', '،']).count();
+            c.prices = usize::from(is_price(text));
         } else {
             match node.tag() {
                 "a" if is_heading_anchor(tree, i) => {}
@@ -463,6 +474,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
                 pc.embeds += c.embeds;
                 pc.linked_headings += c.linked_headings;
                 pc.longest_link = pc.longest_link.max(c.longest_link);
+                pc.prices += c.prices;
             }
             if node.is_element() && (at(&has_block, i) || is_block(layout(node))) {
                 set(&mut has_block, p, true);

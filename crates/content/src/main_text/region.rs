@@ -33,15 +33,23 @@
 //! its post, `messageUserInfo`: `an_author_card_named_after_its_post_is_cut`), on a page that
 //! sells (a control says "Add to cart", "Buy now", …, or its class or id does, `add-to-cart`:
 //! `a_buy_controls_class_says_the_page_sells`) its customer reviews
-//! (`customer_reviews_are_cut_from_a_product`) and the section its reviews heading starts
+//! (`customer_reviews_are_cut_from_a_product`; not a publisher's or critics' reviews,
+//! `editorialReviews`, nor a part named the description too: `critics_reviews_are_kept_on_a_product`) and the section its reviews heading starts
 //! ("Customer reviews", "Top reviews", "What our customers say", …:
 //! `a_shops_review_heading_cuts_its_section`), its seller's card and returns policy
 //! (`a_shops_seller_and_returns_parts_are_cut`), its disclaimers by class word, the footnotes
-//! under its features (`a_shops_disclaimers_are_cut`), the section a shop's recommendations heading
+//! under its features (`a_shops_disclaimers_are_cut`), its legal small print by a class word's
+//! part starting "legal", a game's terms and trademarks (`game_area_legal`; not a typography
+//! preset, `has-legal-font-size`: `a_shops_legal_small_print_is_cut`), on a page that sells
+//! one product a carousel's block of product cards (three links and prices or more, mostly link
+//! text: other products, under a heading no rule knows:
+//! `a_carousel_of_other_products_is_cut_from_a_product`), the section a shop's recommendations heading
 //! starts ("You may also like", "Customers also bought", "Similar items", …; a thread's
 //! "Similar threads": `a_listings_entries_with_long_linked_titles_are_not_menus`; a page's
 //! teasers of its other pages, "Related insights", "Related content", "Recent posts":
-//! `related_content_headings_cut_their_section`; the nearest
+//! `related_content_headings_cut_their_section`; a marketplace's "Products related to this
+//! item", "Customers frequently viewed", "Popular right now", …:
+//! `a_shops_other_recommendation_headings_cut_their_section`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
@@ -200,6 +208,14 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "shop the look",
     "recommended for you",
     "sponsored products",
+    "products related to this item",
+    "customers frequently viewed",
+    "often viewed with",
+    "similar brands on",
+    "shop similar",
+    "get the look",
+    "ideas based on your",
+    "popular right now",
     "related content",
     "related insights",
     "related services",
@@ -229,8 +245,16 @@ fn names_shop_furniture(h: &str) -> bool {
     let words = || h.split(|c: char| !c.is_ascii_alphanumeric());
     SHOP_FURNITURE.iter().any(|&k| match k {
         "seller" | "returns" => words().any(|w| w.starts_with(k)),
-        _ => h.contains(k),
+        _ => names_buyers_reviews(h, k),
     })
+}
+
+/// Whether class or id words name what buyers said by one of [`SHOP_FURNITURE`]'s review
+/// words: not a publisher's or critics' reviews (`editorialReviews`) nor a part named the
+/// product's description too (`game_area_description game_area_reviews`): the press quotes a
+/// shop shows as the product's description (`critics_reviews_are_kept_on_a_product`).
+fn names_buyers_reviews(h: &str, k: &str) -> bool {
+    h.contains(k) && !h.contains("editorial") && !h.contains("description")
 }
 
 /// Whether class or id words name a shop's small print, on a page that sells (see [`BuyControls::sells`]):
@@ -238,9 +262,20 @@ fn names_shop_furniture(h: &str) -> bool {
 /// sold separately, a financing offer's terms), which are the seller's legal cover, not the
 /// product (`a_shops_disclaimers_are_cut`). Only on a page that sells: a service's or an
 /// article's disclaimer is often its own content (a quote's terms, a calculator's
-/// assumptions).
+/// assumptions). A class word's part starting with "legal" names it too, the terms and
+/// trademarks under a product (`game_area_legal`, `legal-text`:
+/// `a_shops_legal_small_print_is_cut`), not a typography preset's size (`has-legal-font-size`,
+/// `type-body-legal`: [`is_type_scale`]).
 fn names_small_print(h: &str) -> bool {
     h.contains("disclaimer")
+        || h.split_ascii_whitespace()
+            .any(|t| !is_type_scale(t) && t.split(['-', '_']).any(|part| part.starts_with("legal")))
+}
+
+/// A class word of a typography preset (`has-legal-font-size`, `type-body-legal`,
+/// `text-legal`): how big its text is drawn, not what it is.
+fn is_type_scale(t: &str) -> bool {
+    t.contains("font") || ["has-", "type-", "text-"].iter().any(|p| t.starts_with(p))
 }
 
 /// The article road on a page that sells (see [`BuyControls::sells`]): a part whose class or id names
@@ -248,6 +283,14 @@ fn names_small_print(h: &str) -> bool {
 /// (`a_shops_reviews_are_not_its_article`).
 pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
     names_shop_furniture(&hints(page.tree, i))
+}
+
+/// The article road on a page that sells: a part whose class or id names its small print
+/// ([`names_small_print`]), which M4 cuts from the chosen part as M8 does from the region
+/// (`a_shops_legal_small_print_is_cut`). Not M1's unlikely parts: its paragraphs still
+/// weigh the part they are in.
+pub(super) fn is_small_print(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    names_small_print(&hints(page.tree, i))
 }
 
 /// M1 on a page that sells: the parts [`is_shop_furniture`] names (never the page's `main`,
@@ -280,7 +323,7 @@ fn are_reviews(page: &Page<'_, '_, '_>, i: usize) -> bool {
         "main" | "article" | "body" | "html"
     ) && SHOP_FURNITURE
         .iter()
-        .any(|&k| !matches!(k, "seller" | "returns") && h.contains(k))
+        .any(|&k| !matches!(k, "seller" | "returns") && names_buyers_reviews(&h, k))
 }
 
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
@@ -544,6 +587,42 @@ fn names_a_piece_of(h: &str, k: &str, kept: &str) -> bool {
         })
 }
 
+/// How a carousel's class or id word starts, or a part of it between `-` and `_` does
+/// (`x-prp-carousel`, `swiper-wrapper`, `slick-track`, `splide__list`).
+const CAROUSEL_WORDS: &[&str] = &[
+    "carousel", "slider", "swiper", "slick", "splide", "flickity",
+];
+
+/// The elements in a carousel: its class or id, or an ancestor's, names one
+/// ([`CAROUSEL_WORDS`]), read in one walk.
+fn carousels(page: &Page<'_, '_, '_>) -> Vec<bool> {
+    let tree = page.tree;
+    let mut out = vec![false; tree.obs.nodes.len()];
+    for &i in &page.r.order {
+        let i = i as usize;
+        let inherited = tree.parent_of(i).is_some_and(|p| at(&out, p));
+        let own = tree.node(i).is_element()
+            && hints(tree, i)
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| CAROUSEL_WORDS.iter().any(|k| w.starts_with(k)));
+        set(&mut out, i, inherited || own);
+    }
+    out
+}
+
+/// Fewest cards, each a link and a price, in a block of other products.
+const CARDS_MIN: usize = 3;
+
+/// A block of product cards: [`CARDS_MIN`] links or more, as many prices or more, and mostly
+/// link text (each card's name links to its page). In a carousel ([`carousels`]) on a page that
+/// sells one product, other products: a shop's recommendations under a heading no rule knows
+/// ("Get everything you need", "Popular right now"):
+/// `a_carousel_of_other_products_is_cut_from_a_product` (a collection's grid is its content).
+fn are_product_cards(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let c = at(&page.counts, i);
+    c.anchors >= CARDS_MIN && c.prices >= CARDS_MIN && page.density(i) >= 0.5
+}
+
 /// An illustration drawn in markup (a product's mock-up in a landing page's section, its
 /// sample issues, code and buttons): a class token whose component or element name (a part
 /// between `_` and `-`) ends in "illustration" or is "mockup" (`PageSection_illustration__x`,
@@ -800,8 +879,9 @@ fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
 pub(super) fn text(
     page: &Page<'_, '_, '_>,
     root: usize,
-    shop: bool,
+    buy: BuyControls,
 ) -> (String, Vec<(usize, usize)>, usize) {
+    let (shop, one) = (buy.sells(), buy.sells_one());
     let Some((start, end)) = page.r.span(root) else {
         return (String::new(), Vec::new(), 0);
     };
@@ -809,6 +889,7 @@ pub(super) fn text(
     // wrapper whose class says "modal" is still the page; the page's chrome (its menu, its
     // footer) is cut however big, as long as a paragraph's bytes of the region remain.
     let recs = recommendations(page, shop);
+    let carousels = if one { carousels(page) } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
     // The nearest part kept from a cut by its prose for each element (preorder: a parent
@@ -824,7 +905,9 @@ pub(super) fn text(
         let kept_words = shield_words.get(&inherited).map_or("", String::as_str);
         let prose = holds_the_prose(page, (a, b), end - start);
         let big = 2 * (b - a) > end - start || prose;
-        let named = at(&recs, i) || is_cut(page, i, shop, kept_words);
+        let named = at(&recs, i)
+            || is_cut(page, i, shop, kept_words)
+            || (one && at(&carousels, i) && are_product_cards(page, i));
         let cut = ((!big
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
             && named)
