@@ -2549,6 +2549,44 @@ fn a_part_of_prose_holding_much_of_the_region_is_kept() {
 }
 
 #[test]
+fn teasers_of_other_posts_are_cut_however_much_prose() {
+    // An undated story whose "You may also like" section of cards, each a linked headline and
+    // a teaser sentence, holds nearly as much prose as the story (under half the region, over two fifths): the cards are other pages, cut by
+    // their class word however much of the region they hold, so neither road reads them.
+    let card = |n: usize| {
+        ea(
+            "article",
+            &[("class", "card")],
+            vec![
+                e(
+                    "h3",
+                    vec![ea(
+                        "a",
+                        &[("href", "/p")],
+                        vec![x(&format!("Related headline {n}"))],
+                    )],
+                ),
+                para(&prose(n, "Teaser")),
+            ],
+        )
+    };
+    let mut cards = vec![e("h2", vec![x("You may also like")])];
+    cards.extend((0..4).map(card));
+    let main = main_of(page(vec![ea(
+        "div",
+        &[("class", "post")],
+        vec![
+            e("h1", vec![x("Bridges of the north")]),
+            e("div", (0..6).map(|n| para(&prose(n, "Body"))).collect()),
+            ea("section", &[("class", "related-posts")], cards),
+        ],
+    )]));
+    assert!(main.contains("Body sentence 5,"), "{main}");
+    assert!(!main.contains("Teaser"), "{main}");
+    assert!(!main.contains("Related headline"), "{main}");
+}
+
+#[test]
 fn a_components_pieces_named_after_it_are_kept() {
     // A firm's page of services: its cards, each a heading and a sentence or two, sit in a
     // component its builder calls a promo container, each card a piece named after it

@@ -903,7 +903,7 @@ pub(super) fn text(
             .parent_of(i)
             .map_or(usize::MAX, |p| at(&shield, p));
         let kept_words = shield_words.get(&inherited).map_or("", String::as_str);
-        let prose = holds_the_prose(page, (a, b), end - start);
+        let prose = holds_the_prose(page, i, (a, b), end - start);
         let big = 2 * (b - a) > end - start || prose;
         let named = at(&recs, i)
             || is_cut(page, i, shop, kept_words)
@@ -934,11 +934,22 @@ const PROSE_PART_SHARE: f64 = 0.4;
 /// Whether a part holds [`PROSE_PART_SHARE`] of the region or more and its text is mostly lines
 /// of prose ([`LONG_LINE_SHARE`]): a page's body of sections written as paragraphs, whatever
 /// its wrapper's class says (`promo-container`), not a signature's or a menu's short lines
-/// (`a_part_of_prose_holding_much_of_the_region_is_kept`).
-fn holds_the_prose(page: &Page<'_, '_, '_>, (a, b): (usize, usize), region: usize) -> bool {
+/// (`a_part_of_prose_holding_much_of_the_region_is_kept`), nor teasers of other pages, entries
+/// whose headings link away, [`TEASER_HEADINGS`] or more (a story's "You may also like" cards:
+/// `teasers_of_other_posts_are_cut_however_much_prose`).
+fn holds_the_prose(
+    page: &Page<'_, '_, '_>,
+    i: usize,
+    (a, b): (usize, usize),
+    region: usize,
+) -> bool {
     (b - a) as f64 >= PROSE_PART_SHARE * region as f64
+        && at(&page.counts, i).linked_headings < TEASER_HEADINGS
         && long_line_share(page.r.slice(a, b)) >= LONG_LINE_SHARE
 }
+
+/// Fewest linked headings that make a part of prose teasers of other pages ([`holds_the_prose`]).
+const TEASER_HEADINGS: usize = 2;
 
 #[cfg(test)]
 mod side_part_tests {
