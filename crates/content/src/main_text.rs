@@ -21,7 +21,9 @@
 //!   `scroll_margin_utilities_are_not_hint_words`, nor a heading's `anchor…` token, where its
 //!   anchor stops under a sticky navbar: `a_headings_anchor_classes_are_not_hint_words`, nor an
 //!   id that spells its heading's words, a heading's or a part of one's, a section's or a
-//!   block's of four words or more, an anchor: `an_id_that_spells_its_heading_is_no_hint`;
+//!   block's of four words or more, an anchor: `an_id_that_spells_its_heading_is_no_hint`,
+//!   past a generator's section prefix, `s-widgets`:
+//!   `a_section_prefix_before_a_heading_slug_is_no_hint`;
 //!   "header" is no negative word:
 //!   `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).

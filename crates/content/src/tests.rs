@@ -5263,6 +5263,35 @@ fn an_id_that_spells_its_heading_is_no_hint() {
 }
 
 #[test]
+fn a_section_prefix_before_a_heading_slug_is_no_hint() {
+    // A documentation generator's sections, `id="s-widgets"` and
+    // `id="s-looping-over-hidden-fields"`: the slug after `s-` is the heading's words, and its
+    // `widgets` and `hidden` say nothing of the part.
+    let section = |id: &str, heading: &str, n: usize| {
+        ea(
+            "section",
+            &[("id", id)],
+            vec![
+                e("h2", vec![x(heading)]),
+                para(&prose(n, "Widget")),
+                para(&prose(n + 1, "Widget")),
+            ],
+        )
+    };
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Doc"))).collect();
+    body.push(section("s-widgets", "Widgets", 4));
+    body.push(section(
+        "s-looping-over-hidden-fields",
+        "Looping over hidden fields",
+        6,
+    ));
+    let obs = page(vec![e("article", body)]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Widget sentence 5"), "{article}");
+    assert!(article.contains("Widget sentence 7"), "{article}");
+}
+
+#[test]
 fn a_list_of_steps_naming_their_commands_is_kept() {
     // A guide's steps, each a paragraph (`li > p`) that links the command or page it names: a
     // third of their text is link, still the steps, not a menu.

@@ -165,6 +165,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
 /// `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's words,
 /// whose `media` or `replies` say nothing of the part (`an_id_that_spells_its_heading_is_no_hint`).
 fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
+    let id = without_section_prefix(id);
     if tree
         .ancestors(i)
         .skip(1)
@@ -192,6 +193,19 @@ fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
     }
     spells(tree, h, id)
 }
+
+/// An id without the prefix a generator puts before a section's slug (`s-widgets`,
+/// `sec-looping-over-hidden-fields`, `section-…`): the slug is still its heading's words
+/// (`a_section_prefix_before_a_heading_slug_is_no_hint`).
+fn without_section_prefix(id: &str) -> &str {
+    SECTION_PREFIXES
+        .iter()
+        .find_map(|p| id.strip_prefix(p).filter(|rest| !rest.is_empty()))
+        .unwrap_or(id)
+}
+
+/// The prefixes of a section's slug ([`without_section_prefix`]).
+const SECTION_PREFIXES: &[&str] = &["s-", "sec-", "section-"];
 
 /// Whether every word of an id is a word of `h`'s text.
 fn spells(tree: &Tree<'_>, h: usize, id: &str) -> bool {
