@@ -66,7 +66,8 @@
 //!   more, a reference's parameter and its type: `short_blocks_of_several_paragraphs_are_kept`),
 //!   or mostly links
 //!   (`headline_lists_are_cut`); never a code block
-//!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
+//!   (a container with most of its text in `pre`; nor a block inside `pre` or `code`, a code
+//!   editor's line: `a_code_editors_short_lines_are_kept`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
@@ -121,8 +122,8 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, is_block, is_heading, is_question_button, len, noise_by_kind, set,
-    strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
+    at, class_weight, hints, in_code, is_block, is_heading, is_question_button, len, noise_by_kind,
+    set, strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -1004,6 +1005,11 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let text = len(page.r, i);
     // A code block (most of its text in `pre`) is content, its copy button and icons too.
     if 2 * c.pre_text >= text && text > 0 {
+        return false;
+    }
+    // A line of a code block written as a block (a code editor's `div.cm-line` in its `pre`)
+    // is the code's, however short.
+    if in_code(tree, i) {
         return false;
     }
     let weight = class_weight(tree, i);

@@ -5292,6 +5292,29 @@ fn a_section_prefix_before_a_heading_slug_is_no_hint() {
 }
 
 #[test]
+fn a_code_editors_short_lines_are_kept() {
+    // A code block drawn by an editor: each line a `div.cm-line` inside the `pre`, some shorter
+    // than a paragraph; they are the code, not blocks of nearly no text.
+    let line = |t: &str| ea("div", &[("class", "cm-line")], vec![x(t)]);
+    let code = e(
+        "pre",
+        vec![e(
+            "code",
+            vec![
+                line("function MyButton() {"),
+                line("  let content;"),
+                line("  return <button>Click me</button>;"),
+                line("}"),
+            ],
+        )],
+    );
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(code);
+    let main = main_of(page(vec![e("article", body)]));
+    assert!(main.contains("let content;"), "{main}");
+}
+
+#[test]
 fn a_list_of_steps_naming_their_commands_is_kept() {
     // A guide's steps, each a paragraph (`li > p`) that links the command or page it names: a
     // third of their text is link, still the steps, not a menu.

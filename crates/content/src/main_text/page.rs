@@ -286,7 +286,7 @@ pub(super) fn has_ad_token(h: &str) -> bool {
 /// root, body, a declared main or article, or a link (page-wide classes such as a body's
 /// `logged-out unsubscribed` say nothing about the text).
 /// Below a `pre` or `code` element.
-fn in_code(tree: &Tree<'_>, i: usize) -> bool {
+pub(super) fn in_code(tree: &Tree<'_>, i: usize) -> bool {
     tree.ancestors(i)
         .skip(1)
         .any(|j| matches!(tree.node(j).tag(), "pre" | "code"))
