@@ -28,8 +28,9 @@
 //!   `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`; a heading's link
-//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`). The
-//!   best wins; a parent that scores at least as well replaces it.
+//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`; nor a
+//!   link whose text is code, a reference naming an entry: `a_link_naming_code_is_not_link_text`).
+//!   The best wins; a parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
 //!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a

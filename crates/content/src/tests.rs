@@ -5186,6 +5186,45 @@ fn a_headings_own_anchor_is_not_link_text() {
 }
 
 #[test]
+fn a_link_naming_code_is_not_link_text() {
+    // A reference's list of arguments, each named by a link to its entry whose text is code
+    // (`<a><code>for_each</code></a>`): the names are the list's text, not a menu of links.
+    let arg = |name: &str, what: &str| {
+        e(
+            "li",
+            vec![
+                ea(
+                    "a",
+                    &[("href", &format!("/docs/{name}"))],
+                    vec![e("code", vec![x(name)])],
+                ),
+                x(what),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+            e(
+                "ul",
+                vec![
+                    arg("for_each_resource_instance", " map or set"),
+                    arg("count_of_resource_instances", " number"),
+                    arg("depends_on_other_resources", " list"),
+                    arg("provider_configuration_alias", " string"),
+                ],
+            ),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("count_of_resource_instances"), "{article}");
+}
+
+#[test]
 fn a_reference_entry_of_one_paragraph_is_kept() {
     // A method's entry: its signature and one sentence saying what it does, under the size
     // of a reference entry.

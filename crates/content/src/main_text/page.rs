@@ -426,6 +426,26 @@ fn is_heading_anchor(tree: &Tree<'_>, i: usize) -> bool {
             .any(|a| is_heading(tree.node(a).tag()))
 }
 
+/// A link whose text is code (`<a href="…/th"><code>th</code></a>`, or a link inside `code`):
+/// a reference names the element, function or option it writes of and links its entry; the
+/// name is the text's, no link text (`a_link_naming_code_is_not_link_text`).
+fn names_code(tree: &Tree<'_>, i: usize) -> bool {
+    if tree
+        .parent_of(i)
+        .is_some_and(|p| tree.node(p).tag() == "code")
+    {
+        return true;
+    }
+    let mut kids = tree
+        .node(i)
+        .kids
+        .iter()
+        .map(|&k| tree.node(k as usize))
+        .filter(|k| k.text.as_deref().is_none_or(|t| !t.trim().is_empty()))
+        .peekable();
+    kids.peek().is_some() && kids.all(|k| k.is_element() && k.tag() == "code")
+}
+
 pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     let n = tree.obs.nodes.len();
     let mut counts = vec![Counts::default(); n];
@@ -438,7 +458,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
             c.commas += text.matches([',', '，', '、', '،']).count();
         } else {
             match node.tag() {
-                "a" if is_heading_anchor(tree, i) => {}
+                "a" if is_heading_anchor(tree, i) || names_code(tree, i) => {}
                 "a" => {
                     c.links = len(r, i);
                     c.anchors = usize::from(c.links > 0);
