@@ -63,7 +63,8 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
 //!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text (not a block that
-//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`, nor one of two paragraphs or
+//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`, nor one short sentence without a
+//!   link, a version note: `a_short_block_of_one_sentence_is_kept`, nor one of two paragraphs or
 //!   more, a reference's parameter and its type: `short_blocks_of_several_paragraphs_are_kept`),
 //!   or mostly links
 //!   (`headline_lists_are_cut`); never a code block
@@ -1044,6 +1045,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
             && text < MIN_PARAGRAPH_BYTES
             && (c.img == 0 || c.img > 2)
             && !wraps_heading(tree, i)
+            && !is_short_sentence(page, i)
             && c.p < 2)
         || (weight < 25.0 && density > 0.5)
         || (weight >= 25.0 && density > 0.7)
@@ -1124,6 +1126,17 @@ fn wraps_heading(tree: &Tree<'_>, i: usize) -> bool {
         .kids
         .iter()
         .any(|&k| is_heading(tree.node(k as usize).tag()))
+}
+
+/// Whether a short block is one sentence of the text: three words or more, a capital first and
+/// a full stop last, no link (a reference's version note, "Added in version 3.2.").
+fn is_short_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim();
+    at(&page.counts, i).links == 0
+        && text.split_whitespace().count() >= 3
+        && text.starts_with(|c: char| c.is_uppercase())
+        && text.ends_with('.')
 }
 
 /// The least text of a definition list that is a reference entry, not a label and its value.

@@ -5225,6 +5225,27 @@ fn a_link_naming_code_is_not_link_text() {
 }
 
 #[test]
+fn a_short_block_of_one_sentence_is_kept() {
+    // A reference's version note under an entry, a block of one short sentence ("Added in
+    // version 3.2."): shorter than a paragraph, still the text; a bare label is not.
+    let note = |t: &str| ea("div", &[("class", "versionadded")], vec![para(t)]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            note("Added in version 3.2."),
+            para(&prose(2, "Doc")),
+            note("Share this"),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Added in version 3.2."), "{article}");
+    assert!(!article.contains("Share this"), "{article}");
+}
+
+#[test]
 fn a_reference_entry_of_one_paragraph_is_kept() {
     // A method's entry: its signature and one sentence saying what it does, under the size
     // of a reference entry.
