@@ -46,7 +46,8 @@
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`; not a code listing's,
-//!   a caption beside code and no picture: `a_code_listings_caption_is_kept`), a thread's furniture
+//!   a caption beside code and no picture: `a_code_listings_caption_is_kept`; nor one numbering its
+//!   figure, "Figure 4-1:": `a_numbered_figures_caption_is_kept`), a thread's furniture
 //!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
@@ -941,6 +942,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         let h = hints(tree, i);
         h.contains("caption") || h.contains("credit")
     }) && !captions_code(page, i)
+        && !numbers_its_figure(page, i)
     {
         return true;
     }
@@ -1080,6 +1082,21 @@ fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
             c.pre_text > 0 && c.img == 0
         })
 }
+
+/// Whether a caption numbers its figure ("Figure 4-1: The representation in memory…", "Fig. 2",
+/// "Table 3."): the text refers to it by that number, so it is the text's
+/// (`a_numbered_figures_caption_is_kept`).
+fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim_start().to_lowercase();
+    FIGURE_WORDS.iter().any(|w| {
+        text.strip_prefix(w)
+            .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
+/// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
+const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];
 
 /// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two
 /// items or more, [`SENTENCE_ITEM_BYTES`] an item or more on average, with little link text, its

@@ -5246,6 +5246,37 @@ fn a_short_block_of_one_sentence_is_kept() {
 }
 
 #[test]
+fn a_numbered_figures_caption_is_kept() {
+    // A book's diagram, its caption numbering it ("Figure 4-1: …"), which the text names; a
+    // photo's caption still goes.
+    let figure = |caption: &str| {
+        e(
+            "figure",
+            vec![
+                ea("img", &[("src", "a.svg"), ("alt", "")], vec![]),
+                e("figcaption", vec![x(caption)]),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            figure("Figure 4-1: The representation in memory of a String"),
+            para(&prose(1, "Doc")),
+            figure("The harbour at dawn, seen from the pier"),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(
+        article.contains("Figure 4-1: The representation"),
+        "{article}"
+    );
+    assert!(!article.contains("The harbour at dawn"), "{article}");
+}
+
+#[test]
 fn a_reference_entry_of_one_paragraph_is_kept() {
     // A method's entry: its signature and one sentence saying what it does, under the size
     // of a reference entry.
