@@ -70,7 +70,8 @@
 //!   or mostly links
 //!   (`headline_lists_are_cut`); never a code block
 //!   (a container with most of its text in `pre`; nor a block inside `pre` or `code`, a code
-//!   editor's line: `a_code_editors_short_lines_are_kept`), whose copy button and icons are not a form's
+//!   editor's line: `a_code_editors_short_lines_are_kept`; nor a block inside a heading, a
+//!   signature's `where` clause: `a_block_inside_a_heading_is_kept`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
@@ -1016,6 +1017,10 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if in_code(tree, i) {
         return false;
     }
+    // A block inside a heading is the heading's (a signature's `where` clause on its own line).
+    if in_heading(tree, i) {
+        return false;
+    }
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
         && !(tag == "dl"
@@ -1134,6 +1139,14 @@ fn is_part_footer(tree: &Tree<'_>, i: usize) -> bool {
             let t = t.to_ascii_lowercase();
             t.len() > "footer".len() + 1 && (t.ends_with("-footer") || t.ends_with("_footer"))
         })
+}
+
+/// Whether a block lies inside a heading (`h4 > div.where`, a signature's bounds on a line of
+/// their own): the heading's words, however short (`a_block_inside_a_heading_is_kept`).
+fn in_heading(tree: &Tree<'_>, i: usize) -> bool {
+    tree.ancestors(i)
+        .skip(1)
+        .any(|a| is_heading(tree.node(a).tag()))
 }
 
 /// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading

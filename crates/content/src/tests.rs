@@ -5277,6 +5277,30 @@ fn a_numbered_figures_caption_is_kept() {
 }
 
 #[test]
+fn a_block_inside_a_heading_is_kept() {
+    // A method's heading, its signature with the bounds on a line of their own (`h4 >
+    // div.where`): a short block, but the heading's words.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "h4",
+                vec![
+                    x("pub fn unwrap_or_default(self) -> T"),
+                    ea("div", &[("class", "where")], vec![x("where T: Default,")]),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("where T: Default,"), "{article}");
+}
+
+#[test]
 fn a_reference_entry_of_one_paragraph_is_kept() {
     // A method's entry: its signature and one sentence saying what it does, under the size
     // of a reference entry.
