@@ -22,13 +22,16 @@
 //!   `scroll_margin_utilities_are_not_hint_words`, nor a heading's `anchor…` token, where its
 //!   anchor stops under a sticky navbar: `a_headings_anchor_classes_are_not_hint_words`, nor an
 //!   id that spells its heading's words, a heading's or a part of one's, a section's or a
-//!   block's of four words or more, an anchor: `an_id_that_spells_its_heading_is_no_hint`;
+//!   block's of four words or more, an anchor: `an_id_that_spells_its_heading_is_no_hint`,
+//!   past a generator's section prefix, `s-widgets`:
+//!   `a_section_prefix_before_a_heading_slug_is_no_hint`;
 //!   "header" is no negative word:
 //!   `a_header_class_is_not_noise`, nor "tools", a toolbar's and a tooltip's are:
 //!   `a_tools_class_is_not_noise`).
 //!   The final score is scaled by 1 − link density (`link_dense_blocks_lose`; a heading's link
-//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`). The
-//!   best wins; a parent that scores at least as well replaces it.
+//!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`; nor a
+//!   link whose text is code, a reference naming an entry: `a_link_naming_code_is_not_link_text`).
+//!   The best wins; a parent that scores at least as well replaces it.
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
 //!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a
@@ -44,7 +47,8 @@
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`; not a code listing's,
-//!   a caption beside code and no picture: `a_code_listings_caption_is_kept`), a thread's furniture
+//!   a caption beside code and no picture: `a_code_listings_caption_is_kept`; nor one numbering its
+//!   figure, "Figure 4-1:": `a_numbered_figures_caption_is_kept`), a thread's furniture
 //!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
@@ -61,11 +65,14 @@
 //!   conditional rule finds to be noise: a negative hint, more list items than paragraphs, many
 //!   inputs (a form's fields; the buttons a page opens its accordions, tabs or code copies with
 //!   are not inputs: `buttons_do_not_make_a_block_a_form`), nearly no text (not a block that
-//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`, nor one of two paragraphs or
+//!   wraps a heading: `headings_wrapped_in_a_block_are_kept`, nor one short sentence without a
+//!   link, a version note: `a_short_block_of_one_sentence_is_kept`, nor one of two paragraphs or
 //!   more, a reference's parameter and its type: `short_blocks_of_several_paragraphs_are_kept`),
 //!   or mostly links
 //!   (`headline_lists_are_cut`); never a code block
-//!   (a container with most of its text in `pre`), whose copy button and icons are not a form's
+//!   (a container with most of its text in `pre`; nor a block inside `pre` or `code`, a code
+//!   editor's line: `a_code_editors_short_lines_are_kept`; nor a block inside a heading, a
+//!   signature's `where` clause: `a_block_inside_a_heading_is_kept`), whose copy button and icons are not a form's
 //!   (`code_blocks_keep_their_copy_buttons`) and whose wrapper's utility classes are not its kind
 //!   (`code_blocks_outweigh_their_class_words`), nor for its score alone a definition list of
 //!   [`DL_MIN_BYTES`] or more without a negative class word (an API reference's entry, its
@@ -120,8 +127,8 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, is_block, is_heading, is_question_button, len, noise_by_kind, set,
-    strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
+    at, class_weight, hints, in_code, is_block, is_heading, is_question_button, len, noise_by_kind,
+    set, strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -937,6 +944,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         let h = hints(tree, i);
         h.contains("caption") || h.contains("credit")
     }) && !captions_code(page, i)
+        && !numbers_its_figure(page, i)
     {
         return true;
     }
@@ -1005,6 +1013,15 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if 2 * c.pre_text >= text && text > 0 {
         return false;
     }
+    // A line of a code block written as a block (a code editor's `div.cm-line` in its `pre`)
+    // is the code's, however short.
+    if in_code(tree, i) {
+        return false;
+    }
+    // A block inside a heading is the heading's (a signature's `where` clause on its own line).
+    if in_heading(tree, i) {
+        return false;
+    }
     let weight = class_weight(tree, i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
         && !(tag == "dl"
@@ -1036,6 +1053,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
             && text < MIN_PARAGRAPH_BYTES
             && (c.img == 0 || c.img > 2)
             && !wraps_heading(tree, i)
+            && !is_short_sentence(page, i)
             && c.p < 2)
         || (weight < 25.0 && density > 0.5)
         || (weight >= 25.0 && density > 0.7)
@@ -1070,6 +1088,21 @@ fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
             c.pre_text > 0 && c.img == 0
         })
 }
+
+/// Whether a caption numbers its figure ("Figure 4-1: The representation in memory…", "Fig. 2",
+/// "Table 3."): the text refers to it by that number, so it is the text's
+/// (`a_numbered_figures_caption_is_kept`).
+fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim_start().to_lowercase();
+    FIGURE_WORDS.iter().any(|w| {
+        text.strip_prefix(w)
+            .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
+/// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
+const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];
 
 /// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two
 /// items or more, [`SENTENCE_ITEM_BYTES`] an item or more on average, with little link text, its
@@ -1109,6 +1142,14 @@ fn is_part_footer(tree: &Tree<'_>, i: usize) -> bool {
         })
 }
 
+/// Whether a block lies inside a heading (`h4 > div.where`, a signature's bounds on a line of
+/// their own): the heading's words, however short (`a_block_inside_a_heading_is_kept`).
+fn in_heading(tree: &Tree<'_>, i: usize) -> bool {
+    tree.ancestors(i)
+        .skip(1)
+        .any(|a| is_heading(tree.node(a).tag()))
+}
+
 /// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading
 /// with its anchor or edit link (MediaWiki's `div.mw-heading`), short but no noise.
 fn wraps_heading(tree: &Tree<'_>, i: usize) -> bool {
@@ -1116,6 +1157,17 @@ fn wraps_heading(tree: &Tree<'_>, i: usize) -> bool {
         .kids
         .iter()
         .any(|&k| is_heading(tree.node(k as usize).tag()))
+}
+
+/// Whether a short block is one sentence of the text: three words or more, a capital first and
+/// a full stop last, no link (a reference's version note, "Added in version 3.2.").
+fn is_short_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim();
+    at(&page.counts, i).links == 0
+        && text.split_whitespace().count() >= 3
+        && text.starts_with(|c: char| c.is_uppercase())
+        && text.ends_with('.')
 }
 
 /// The least text of a definition list that is a reference entry, not a label and its value.

@@ -5429,6 +5429,121 @@ fn a_headings_own_anchor_is_not_link_text() {
 }
 
 #[test]
+fn a_link_naming_code_is_not_link_text() {
+    // A reference's list of arguments, each named by a link to its entry whose text is code
+    // (`<a><code>for_each</code></a>`): the names are the list's text, not a menu of links.
+    let arg = |name: &str, what: &str| {
+        e(
+            "li",
+            vec![
+                ea(
+                    "a",
+                    &[("href", &format!("/docs/{name}"))],
+                    vec![e("code", vec![x(name)])],
+                ),
+                x(what),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            para(&prose(2, "Doc")),
+            e(
+                "ul",
+                vec![
+                    arg("for_each_resource_instance", " map or set"),
+                    arg("count_of_resource_instances", " number"),
+                    arg("depends_on_other_resources", " list"),
+                    arg("provider_configuration_alias", " string"),
+                ],
+            ),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("count_of_resource_instances"), "{article}");
+}
+
+#[test]
+fn a_short_block_of_one_sentence_is_kept() {
+    // A reference's version note under an entry, a block of one short sentence ("Added in
+    // version 3.2."): shorter than a paragraph, still the text; a bare label is not.
+    let note = |t: &str| ea("div", &[("class", "versionadded")], vec![para(t)]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            note("Added in version 3.2."),
+            para(&prose(2, "Doc")),
+            note("Share this"),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Added in version 3.2."), "{article}");
+    assert!(!article.contains("Share this"), "{article}");
+}
+
+#[test]
+fn a_numbered_figures_caption_is_kept() {
+    // A book's diagram, its caption numbering it ("Figure 4-1: …"), which the text names; a
+    // photo's caption still goes.
+    let figure = |caption: &str| {
+        e(
+            "figure",
+            vec![
+                ea("img", &[("src", "a.svg"), ("alt", "")], vec![]),
+                e("figcaption", vec![x(caption)]),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            figure("Figure 4-1: The representation in memory of a String"),
+            para(&prose(1, "Doc")),
+            figure("The harbour at dawn, seen from the pier"),
+            para(&prose(2, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(
+        article.contains("Figure 4-1: The representation"),
+        "{article}"
+    );
+    assert!(!article.contains("The harbour at dawn"), "{article}");
+}
+
+#[test]
+fn a_block_inside_a_heading_is_kept() {
+    // A method's heading, its signature with the bounds on a line of their own (`h4 >
+    // div.where`): a short block, but the heading's words.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            para(&prose(1, "Doc")),
+            e(
+                "h4",
+                vec![
+                    x("pub fn unwrap_or_default(self) -> T"),
+                    ea("div", &[("class", "where")], vec![x("where T: Default,")]),
+                ],
+            ),
+            para(&prose(2, "Doc")),
+            para(&prose(3, "Doc")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("where T: Default,"), "{article}");
+}
+
+#[test]
 fn a_reference_entry_of_one_paragraph_is_kept() {
     // A method's entry: its signature and one sentence saying what it does, under the size
     // of a reference entry.
@@ -5503,6 +5618,58 @@ fn an_id_that_spells_its_heading_is_no_hint() {
     assert!(article.contains("Reply sentence 3"), "{article}");
     assert!(article.contains("Ebuild or package related"), "{article}");
     assert!(!article.contains("Comment sentence 6"), "{article}");
+}
+
+#[test]
+fn a_section_prefix_before_a_heading_slug_is_no_hint() {
+    // A documentation generator's sections, `id="s-widgets"` and
+    // `id="s-looping-over-hidden-fields"`: the slug after `s-` is the heading's words, and its
+    // `widgets` and `hidden` say nothing of the part.
+    let section = |id: &str, heading: &str, n: usize| {
+        ea(
+            "section",
+            &[("id", id)],
+            vec![
+                e("h2", vec![x(heading)]),
+                para(&prose(n, "Widget")),
+                para(&prose(n + 1, "Widget")),
+            ],
+        )
+    };
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Doc"))).collect();
+    body.push(section("s-widgets", "Widgets", 4));
+    body.push(section(
+        "s-looping-over-hidden-fields",
+        "Looping over hidden fields",
+        6,
+    ));
+    let obs = page(vec![e("article", body)]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(article.contains("Widget sentence 5"), "{article}");
+    assert!(article.contains("Widget sentence 7"), "{article}");
+}
+
+#[test]
+fn a_code_editors_short_lines_are_kept() {
+    // A code block drawn by an editor: each line a `div.cm-line` inside the `pre`, some shorter
+    // than a paragraph; they are the code, not blocks of nearly no text.
+    let line = |t: &str| ea("div", &[("class", "cm-line")], vec![x(t)]);
+    let code = e(
+        "pre",
+        vec![e(
+            "code",
+            vec![
+                line("function MyButton() {"),
+                line("  let content;"),
+                line("  return <button>Click me</button>;"),
+                line("}"),
+            ],
+        )],
+    );
+    let mut body: Vec<T> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(code);
+    let main = main_of(page(vec![e("article", body)]));
+    assert!(main.contains("let content;"), "{main}");
 }
 
 #[test]

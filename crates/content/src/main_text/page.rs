@@ -165,6 +165,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
 /// `id="use-trimmed-interleaved-replies-in-email"`): an anchor made of the heading's words,
 /// whose `media` or `replies` say nothing of the part (`an_id_that_spells_its_heading_is_no_hint`).
 fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
+    let id = without_section_prefix(id);
     if tree
         .ancestors(i)
         .skip(1)
@@ -192,6 +193,19 @@ fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
     }
     spells(tree, h, id)
 }
+
+/// An id without the prefix a generator puts before a section's slug (`s-widgets`,
+/// `sec-looping-over-hidden-fields`, `section-…`): the slug is still its heading's words
+/// (`a_section_prefix_before_a_heading_slug_is_no_hint`).
+fn without_section_prefix(id: &str) -> &str {
+    SECTION_PREFIXES
+        .iter()
+        .find_map(|p| id.strip_prefix(p).filter(|rest| !rest.is_empty()))
+        .unwrap_or(id)
+}
+
+/// The prefixes of a section's slug ([`without_section_prefix`]).
+const SECTION_PREFIXES: &[&str] = &["s-", "sec-", "section-"];
 
 /// Whether every word of an id is a word of `h`'s text.
 fn spells(tree: &Tree<'_>, h: usize, id: &str) -> bool {
@@ -272,7 +286,7 @@ pub(super) fn has_ad_token(h: &str) -> bool {
 /// root, body, a declared main or article, or a link (page-wide classes such as a body's
 /// `logged-out unsubscribed` say nothing about the text).
 /// Below a `pre` or `code` element.
-fn in_code(tree: &Tree<'_>, i: usize) -> bool {
+pub(super) fn in_code(tree: &Tree<'_>, i: usize) -> bool {
     tree.ancestors(i)
         .skip(1)
         .any(|j| matches!(tree.node(j).tag(), "pre" | "code"))
@@ -422,6 +436,26 @@ pub(super) fn is_price(text: &str) -> bool {
         && text.contains(|c: char| c.is_ascii_digit())
 }
 
+/// A link whose text is code (`<a href="…/th"><code>th</code></a>`, or a link inside `code`):
+/// a reference names the element, function or option it writes of and links its entry; the
+/// name is the text's, no link text (`a_link_naming_code_is_not_link_text`).
+fn names_code(tree: &Tree<'_>, i: usize) -> bool {
+    if tree
+        .parent_of(i)
+        .is_some_and(|p| tree.node(p).tag() == "code")
+    {
+        return true;
+    }
+    let mut kids = tree
+        .node(i)
+        .kids
+        .iter()
+        .map(|&k| tree.node(k as usize))
+        .filter(|k| k.text.as_deref().is_none_or(|t| !t.trim().is_empty()))
+        .peekable();
+    kids.peek().is_some() && kids.all(|k| k.is_element() && k.tag() == "code")
+}
+
 pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t, 'o, 'r> {
     let n = tree.obs.nodes.len();
     let mut counts = vec![Counts::default(); n];
@@ -435,7 +469,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
             c.prices = usize::from(is_price(text));
         } else {
             match node.tag() {
-                "a" if is_heading_anchor(tree, i) => {}
+                "a" if is_heading_anchor(tree, i) || names_code(tree, i) => {}
                 "a" => {
                     c.links = len(r, i);
                     c.anchors = usize::from(c.links > 0);
