@@ -49,6 +49,8 @@
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
 //!   ("Ask question", "Start asking to get answers": `a_threads_notices_are_cut_from_its_article`),
+//!   a quote whose long lines the part has read above it, a reply quoting an earlier post, with
+//!   its "… said:" (M8's rule: `a_quote_of_an_earlier_post_is_read_once`),
 //!   short blocks that are
 //!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
 //!   a reference entry's name linked to its own page:
@@ -1130,9 +1132,15 @@ fn cleaned(
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
     let title = words(&page.tree.obs.title);
-    let (text, ranges) = text_without(page, top, |i, _| {
-        is_noise(page, fin, i, &title)
+    let mut quoted = region::Quoted::new(page.r.span(top).map_or(0, |(a, _)| a));
+    let (text, ranges) = text_without(page, top, |i, span| {
+        let cut = is_noise(page, fin, i, &title)
             || (shop && (region::is_shop_furniture(page, i) || region::is_small_print(page, i)))
+            || quoted.repeats(page, i, span);
+        if cut {
+            quoted.cuts.push(span);
+        }
+        cut
     });
     kept.extend(ranges);
     text

@@ -5244,8 +5244,8 @@ fn a_footer_longer_than_the_content_is_cut() {
 
 #[test]
 fn repeated_sibling_blocks_are_read_once() {
-    // A carousel clones its slides for a seamless loop; the same text elsewhere (a reply
-    // quoting a post) is the page's own.
+    // A carousel clones its slides for a seamless loop; the same text elsewhere, not a quote
+    // (an interview's question to each guest), is the page's own.
     let slide = || {
         e(
             "div",
@@ -5267,16 +5267,85 @@ fn repeated_sibling_blocks_are_read_once() {
             e("div", vec![e("div", vec![x(quote)])]),
             e(
                 "div",
-                vec![
-                    e("blockquote", vec![e("div", vec![x(quote)])]),
-                    x("Yes, fine."),
-                ],
+                vec![e("p", vec![e("div", vec![x(quote)])]), x("Yes, fine.")],
             ),
         ],
     )]);
     let region = main_text_roads(&obs).unwrap().1;
     assert_eq!(region.matches("Superfine").count(), 1, "{region}");
     assert_eq!(region.matches("in the rain").count(), 2, "{region}");
+}
+
+/// A thread whose second and third posts quote the first: the quotes' text and whom they
+/// quote, then each reply.
+fn a_thread_quoting_its_first_post(quote_tag: &str, quote_class: &str) -> Observation {
+    let first = "Has anyone tried the wool runners in the rain this winter? Mine soaked through.";
+    let post = |kids: Vec<T>| {
+        ea(
+            "div",
+            &[("class", "post")],
+            vec![ea("div", &[("class", "body")], kids)],
+        )
+    };
+    let quoting = |reply: &str| {
+        post(vec![
+            ea(
+                quote_tag,
+                &[("class", quote_class)],
+                vec![e("div", vec![x("walker said:")]), e("div", vec![x(first)])],
+            ),
+            e("p", vec![x(reply)]),
+        ])
+    };
+    page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Wool runners in the rain")]),
+            post(vec![e("p", vec![x(first)])]),
+            quoting("Yes, mine too after an hour of walking in the rain, though they dried overnight."),
+            quoting("No, mine held up fine with a spray of wax on the uppers before the first walk out."),
+        ],
+    )])
+}
+
+#[test]
+fn a_quote_of_an_earlier_post_is_read_once() {
+    for (tag, class) in [
+        ("blockquote", ""),
+        ("div", "bbCodeBlock bbCodeBlock--quote"),
+    ] {
+        let obs = a_thread_quoting_its_first_post(tag, class);
+        let (article, region, ..) = main_text_roads(&obs).unwrap();
+        for text in [&article, &region] {
+            assert_eq!(text.matches("soaked through").count(), 1, "{text}");
+            assert!(!text.contains("walker said"), "{text}");
+            assert!(text.contains("dried overnight"), "{text}");
+            assert!(text.contains("spray of wax"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn a_quote_of_a_post_not_on_the_page_is_kept() {
+    // The quoted post is on the thread's previous page: the quote is the only copy here.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Wool runners in the rain")]),
+            e(
+                "div",
+                vec![
+                    e(
+                        "blockquote",
+                        vec![x("Has anyone tried the wool runners in the rain this winter? Mine soaked through.")],
+                    ),
+                    e("p", vec![x("Yes, mine too after an hour of walking in the rain, though they dried overnight.")]),
+                ],
+            ),
+        ],
+    )]);
+    let (_, region, ..) = main_text_roads(&obs).unwrap();
+    assert!(region.contains("soaked through"), "{region}");
 }
 
 #[test]

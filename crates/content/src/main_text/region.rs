@@ -78,9 +78,14 @@
 //! (`customer_reviews_longer_than_the_product_are_cut`). Lists of links stay: on such pages they
 //! are the content (a listing's entries, an index of languages). A block that repeats an earlier
 //! sibling's text is read once (a carousel's cloned slides:
-//! `repeated_sibling_blocks_are_read_once`; M9 weighs the region with the repeats).
+//! `repeated_sibling_blocks_are_read_once`; M9 weighs the region with the repeats), and so is a
+//! quote (a `blockquote`, a class word "quote") whose long lines, three quarters of its bytes
+//! in them or more, the region has read above it: a reply quoting an earlier post, with its
+//! "… said:" (`a_quote_of_an_earlier_post_is_read_once`; a quote of a post not on the page is
+//! kept: `a_quote_of_a_post_not_on_the_page_is_kept`).
 
 use crate::observation::Tree;
+use crate::render::Rendered;
 
 use super::page::{
     at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
@@ -826,6 +831,85 @@ fn repeats<'r>(
     first != i && page.tree.parent_of(first) == page.tree.parent_of(i)
 }
 
+/// The share of a quote's long lines the region must have read before for the quote to be
+/// read once (its own line naming whom it quotes, "… wrote: Sat Feb 24", is not).
+const QUOTE_SEEN_SHARE: f64 = 0.75;
+
+/// Whether an element is a quote: a `blockquote`, or a class word naming one (a forum's
+/// `bbCodeBlock--quote`, `quote`).
+fn is_quote(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.tree.node(i).tag() == "blockquote" || hints(page.tree, i).contains("quote")
+}
+
+/// The lines of [`REPEAT_MIN`] bytes or more the region has read so far, for the quotes that
+/// repeat them ([`Quoted::repeats`]).
+pub(super) struct Quoted<'r> {
+    /// The trimmed lines read before `upto`.
+    seen: std::collections::HashSet<&'r str>,
+    /// Where the lines read so far end in the rendered text.
+    upto: usize,
+    /// The cuts made so far, in order, and the first that may lie past `upto`.
+    pub(super) cuts: Vec<(usize, usize)>,
+    next: usize,
+}
+
+impl<'r> Quoted<'r> {
+    pub(super) fn new(start: usize) -> Self {
+        Quoted {
+            seen: std::collections::HashSet::new(),
+            upto: start,
+            cuts: Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// Reads the lines kept from `upto` to `to`, past the cuts.
+    fn read_to(&mut self, r: &'r Rendered, to: usize) {
+        let mut from = self.upto;
+        while from < to {
+            while self.cuts.get(self.next).is_some_and(|&(_, e)| e <= from) {
+                self.next += 1;
+            }
+            let (until, resume) = match self.cuts.get(self.next) {
+                Some(&(c, e)) if c < to => (c.max(from), e),
+                _ => (to, to),
+            };
+            for line in r.slice(from, until).lines().map(str::trim) {
+                if line.len() >= REPEAT_MIN {
+                    self.seen.insert(line);
+                }
+            }
+            from = resume;
+        }
+        self.upto = self.upto.max(from);
+    }
+
+    /// Whether a quote only repeats lines read earlier: a reply quoting a post above it, whose
+    /// words the thread already holds (`a_quote_of_an_earlier_post_is_read_once`). Only a quote
+    /// with a line of [`REPEAT_MIN`] bytes or more; its short lines ("… said:") go with it.
+    pub(super) fn repeats(
+        &mut self,
+        page: &Page<'_, '_, 'r>,
+        i: usize,
+        (a, b): (usize, usize),
+    ) -> bool {
+        if !is_quote(page, i) {
+            return false;
+        }
+        self.read_to(page.r, a);
+        let (mut all, mut seen) = (0, 0);
+        for line in page.r.slice(a, b).lines().map(str::trim) {
+            if line.len() >= REPEAT_MIN {
+                all += line.len();
+                if self.seen.contains(line) {
+                    seen += line.len();
+                }
+            }
+        }
+        seen > 0 && seen as f64 >= QUOTE_SEEN_SHARE * all as f64
+    }
+}
+
 /// Most bytes of text per control in a form of controls.
 const FORM_BYTES_PER_CONTROL: usize = 300;
 
@@ -892,6 +976,7 @@ pub(super) fn text(
     let carousels = if one { carousels(page) } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
+    let mut quoted = Quoted::new(start);
     // The nearest part kept from a cut by its prose for each element (preorder: a parent
     // first), and the class and id words of the kept parts around it, nearest last.
     let mut shield: Vec<usize> = vec![usize::MAX; page.tree.obs.nodes.len()];
@@ -919,9 +1004,13 @@ pub(super) fn text(
         } else {
             set(&mut shield, i, inherited);
         }
-        if !cut && repeats(page, i, (a, b), &mut seen) {
+        if !cut && (repeats(page, i, (a, b), &mut seen) || quoted.repeats(page, i, (a, b))) {
             repeated += b - a;
+            quoted.cuts.push((a, b));
             return true;
+        }
+        if cut {
+            quoted.cuts.push((a, b));
         }
         cut
     });
