@@ -5734,3 +5734,43 @@ fn a_wikis_furniture_is_cut_from_the_region() {
     assert!(!region.contains("Jump to navigation"), "{region}");
     assert!(!region.contains("Retrieved from"), "{region}");
 }
+
+#[test]
+fn a_replys_subject_line_is_cut() {
+    // phpBB heads each reply with the thread's title after "Re:", as a linked heading; a
+    // sentence that starts so is what the post says.
+    let post = |subject: &str, body: &str| {
+        ea(
+            "div",
+            &[("class", "postbody")],
+            vec![
+                e("h3", vec![e("a", vec![x(subject)])]),
+                e("p", vec![x(body)]),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Backup stops halfway")]),
+            post(
+                "Backup stops halfway",
+                "My nightly backup stops at the same point every night and leaves a partial archive.",
+            ),
+            post(
+                "Re: Backup stops halfway",
+                "Check the free space on the target first; mine stopped at the same point when full.",
+            ),
+            post(
+                "Re: Backup stops halfway",
+                "Re: the timer, look at the disk's spin-down setting, it may sleep in the middle of it.",
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert!(!text.contains("Re: Backup"), "{text}");
+        assert!(text.contains("Re: the timer"), "{text}");
+        assert!(text.contains("free space"), "{text}");
+    }
+}

@@ -60,7 +60,8 @@
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
 //! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
 //! register to reply here.":
-//! `a_threads_controls_and_notices_are_cut`; the box that asks a guest to join, "Create an
+//! `a_threads_controls_and_notices_are_cut`; a reply's subject line, a heading or a link of one
+//! line starting "Re:": `a_replys_subject_line_is_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
 //! the product: `tooltips_are_cut_from_the_region`), a picture of the product drawn in markup
@@ -88,7 +89,7 @@ use crate::observation::Tree;
 use crate::render::Rendered;
 
 use super::page::{
-    at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
+    at, has_ad_token, hints, is_heading, is_question_button, len, noise_by_kind, set, text_without,
     tidy_breaks, Page, MIN_PARAGRAPH_BYTES,
 };
 use super::{long_line_share, LONG_LINE_SHARE};
@@ -753,7 +754,28 @@ fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// An element that only says what a thread's control or notice says ([`THREAD_LABELS`]): M4
 /// cuts it from the article road's part (M8 through [`is_control_label`]).
 pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str()))
+    label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str())) || is_reply_subject(page, i)
+}
+
+/// Most bytes of a reply's subject line ([`is_reply_subject`]).
+const SUBJECT_MAX: usize = 200;
+
+/// A reply's subject line: a heading or a link whose text is one line of [`SUBJECT_MAX`] bytes
+/// at most starting "Re:", the thread's title repeated over each post (phpBB's, a comment's
+/// title), not what the post says (`a_replys_subject_line_is_cut`).
+fn is_reply_subject(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tag = page.tree.node(i).tag();
+    if !(is_heading(tag) || tag == "a") {
+        return false;
+    }
+    let Some((a, b)) = page.r.span(i).filter(|(a, b)| b - a <= SUBJECT_MAX) else {
+        return false;
+    };
+    let t = page.r.slice(a, b).trim();
+    !t.contains('\n')
+        && t.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:"))
+        && t.get(3..)
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
 }
 
 /// An element's whole text, trimmed and lower-cased, when it is short enough (64 bytes) to be a
@@ -770,7 +792,7 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
-    })
+    }) || is_reply_subject(page, i)
 }
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
