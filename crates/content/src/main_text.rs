@@ -37,7 +37,8 @@
 //!   a part's own footer by a class token (`article-footer`, whatever positive word it holds:
 //!   `a_parts_footer_is_cut`),
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
-//!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
+//!   `question_buttons_are_kept`, nor an accordion's title, holding a heading or in one, or
+//!   named "accordion": `an_accordions_title_buttons_are_kept`), navigation-like roles, parts whose class or id says
 //!   comments, replies, related posts, sharing, newsletters, ads (not a token that hides them,
 //!   `hide-…-ad`, `no-ads`: `tokens_that_hide_ads_are_not_ads`), bylines
 //!   (`related_post_cards_are_cut`; not inside `pre` or

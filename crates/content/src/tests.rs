@@ -5054,6 +5054,37 @@ fn question_buttons_are_kept() {
     assert!(!main.contains("Open the chat"), "{main}");
 }
 
+#[test]
+fn an_accordions_title_buttons_are_kept() {
+    // A course's sections as an accordion: each title is the button that opens its text,
+    // holding a heading, sitting in one, or named so by its class; a control's button is
+    // still cut.
+    let title = |n: usize| match n {
+        0 => e("button", vec![e("h3", vec![x("Module 0: Foundations")])]),
+        1 => e("h3", vec![e("button", vec![x("Module 1: Practice")])]),
+        _ => ea(
+            "button",
+            &[("class", "accordion-toggle")],
+            vec![x(&format!("Module {n}: Projects"))],
+        ),
+    };
+    let sections: Vec<T> = (0..3)
+        .flat_map(|n| [title(n), para(&prose(n, "Module"))])
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            para(&prose(0, "Intro")),
+            e("div", sections),
+            e("button", vec![x("Open the chat window")]),
+        ],
+    )]));
+    for n in 0..3 {
+        assert!(main.contains(&format!("Module {n}:")), "{main}");
+    }
+    assert!(!main.contains("Open the chat"), "{main}");
+}
+
 /// A product page for the shop rules on both roads: a description of `desc` paragraphs, and
 /// `reviews` customer reviews of prose in a part whose class says reviews, `inside` the
 /// description's part or beside it.

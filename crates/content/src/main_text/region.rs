@@ -9,7 +9,9 @@
 //! `a_menu_named_by_its_class_is_cut_from_the_region`; not a part named a menu whose text is
 //! three paragraphs or more of prose with little link text, a section's questions in tabs:
 //! `a_menu_of_prose_is_kept_in_the_region`),
-//! buttons (not one that asks a question: `question_buttons_are_kept`),
+//! buttons (not one that asks a question: `question_buttons_are_kept`; nor an accordion's
+//! title, a button holding a heading or sitting in one, or named "accordion":
+//! `an_accordions_title_buttons_are_kept`),
 //! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
 //! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one whose nearest
 //! is the `main`, the page's hero: `a_header_inside_main_is_not_the_banner`, nor one inside one of
