@@ -5805,3 +5805,50 @@ fn a_replys_subject_line_is_cut() {
         assert!(text.contains("free space"), "{text}");
     }
 }
+
+#[test]
+fn a_posts_number_link_is_cut() {
+    // Each post's number links to the post; a number linked in a sentence is a reference.
+    let post = |n: usize, body: Vec<T>| {
+        ea(
+            "article",
+            &[("class", "message")],
+            vec![
+                e("ul", vec![e("li", vec![e("a", vec![x(&format!("#{n}"))])])]),
+                e("p", body),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Backup stops halfway")]),
+            post(
+                1,
+                vec![x(
+                    "My nightly backup stops at the same point every night and leaves a partial archive.",
+                )],
+            ),
+            post(
+                2,
+                vec![
+                    x("The fix landed in pull request "),
+                    e("a", vec![x("#20713")]),
+                    x(" last week; update the tool and run the job again to see if it finishes."),
+                ],
+            ),
+            post(
+                3,
+                vec![x(
+                    "Check the free space on the target first; mine stopped at the same point when full.",
+                )],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert!(!text.lines().any(|l| l.trim() == "#2"), "{text}");
+        assert!(text.contains("#20713"), "{text}");
+        assert!(text.contains("free space"), "{text}");
+    }
+}

@@ -63,7 +63,8 @@
 //! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
 //! register to reply here.":
 //! `a_threads_controls_and_notices_are_cut`; a reply's subject line, a heading or a link of one
-//! line starting "Re:": `a_replys_subject_line_is_cut`; the box that asks a guest to join, "Create an
+//! line starting "Re:": `a_replys_subject_line_is_cut`; a post's number, a link alone of "#"
+//! and digits: `a_posts_number_link_is_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
 //! the product: `tooltips_are_cut_from_the_region`), a picture of the product drawn in markup
@@ -756,7 +757,27 @@ fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// An element that only says what a thread's control or notice says ([`THREAD_LABELS`]): M4
 /// cuts it from the article road's part (M8 through [`is_control_label`]).
 pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str())) || is_reply_subject(page, i)
+    label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str()))
+        || is_post_number(page, i)
+        || is_reply_subject(page, i)
+}
+
+/// A post's number linking to itself: a link alone in its parent whose text is only "#" and
+/// up to six digits ("#12"), not what the post says (`a_posts_number_link_is_cut`). Only a
+/// link: a bare "#1" is an entry's rank badge, which the ranking's text may hold; alone: a
+/// link in a sentence, "Pull request: #20713 by …", is a reference.
+fn is_post_number(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let number = |t: String| {
+        t.strip_prefix('#')
+            .is_some_and(|n| (1..=6).contains(&n.len()) && n.bytes().all(|c| c.is_ascii_digit()))
+    };
+    page.tree.node(i).tag() == "a"
+        && label(page, i).is_some_and(number)
+        && page
+            .tree
+            .parent_of(i)
+            .and_then(|p| label(page, p))
+            .is_some_and(number)
 }
 
 /// Most bytes of a reply's subject line ([`is_reply_subject`]).
@@ -794,7 +815,8 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
-    }) || is_reply_subject(page, i)
+    }) || is_post_number(page, i)
+        || is_reply_subject(page, i)
 }
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
