@@ -51,7 +51,8 @@
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
 //!   ("Ask question", "Start asking to get answers": `a_threads_notices_are_cut_from_its_article`;
 //!   a reply's subject line, "Re: …" over each post: `a_replys_subject_line_is_cut`; a post's
-//!   number, "#12" linking to it: `a_posts_number_link_is_cut`),
+//!   number, "#12" linking to it: `a_posts_number_link_is_cut`; a thread's notes, "Thread
+//!   starter …", "Last edited: …": `a_threads_notes_are_cut`),
 //!   a quote whose long lines the part has read above it, a reply quoting an earlier post, with
 //!   its "… said:" (M8's rule: `a_quote_of_an_earlier_post_is_read_once`),
 //!   short blocks that are

@@ -5852,3 +5852,43 @@ fn a_posts_number_link_is_cut() {
         assert!(text.contains("free space"), "{text}");
     }
 }
+
+#[test]
+fn a_threads_notes_are_cut() {
+    // Who started the thread and when, when a post was last edited: notes about the posts; a
+    // course's start date is its text.
+    let post = |body: &str, note: Vec<T>| {
+        let mut kids = vec![e("p", vec![x(body)])];
+        kids.extend(note);
+        ea("article", &[("class", "message")], kids)
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Backup stops halfway")]),
+            e(
+                "ul",
+                vec![
+                    e("li", vec![x("Thread starter nightowl")]),
+                    e("li", vec![x("Start date Feb 20, 2010")]),
+                ],
+            ),
+            post(
+                "My nightly backup stops at the same point every night and leaves a partial archive.",
+                vec![e("div", vec![x("Last edited: Jul 5, 2024")])],
+            ),
+            post(
+                "Check the free space on the target first; mine stopped at the same point when full.",
+                vec![e("div", vec![x("Start date: the job began at two in the morning.")])],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert!(!text.contains("Thread starter"), "{text}");
+        assert!(!text.contains("Feb 20"), "{text}");
+        assert!(!text.contains("Last edited"), "{text}");
+        assert!(text.contains("began at two"), "{text}");
+        assert!(text.contains("free space"), "{text}");
+    }
+}

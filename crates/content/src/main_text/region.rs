@@ -64,7 +64,8 @@
 //! register to reply here.":
 //! `a_threads_controls_and_notices_are_cut`; a reply's subject line, a heading or a link of one
 //! line starting "Re:": `a_replys_subject_line_is_cut`; a post's number, a link alone of "#"
-//! and digits: `a_posts_number_link_is_cut`; the box that asks a guest to join, "Create an
+//! and digits: `a_posts_number_link_is_cut`; a thread's notes, a short block starting "Thread
+//! starter" or "Last edited": `a_threads_notes_are_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
 //! the product: `tooltips_are_cut_from_the_region`), a picture of the product drawn in markup
@@ -758,8 +759,28 @@ fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// cuts it from the article road's part (M8 through [`is_control_label`]).
 pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str()))
+        || is_thread_note(page, i)
         || is_post_number(page, i)
         || is_reply_subject(page, i)
+}
+
+/// How a thread's notes about its posts start: who started it (and when, on the same line),
+/// when a post was last edited ([`is_thread_note`]). Not "Start date" alone: a course's start
+/// date is its text.
+const THREAD_NOTE_STARTS: &[&str] = &["thread starter", "last edited"];
+
+/// Most bytes of a thread's note ([`is_thread_note`]).
+const THREAD_NOTE_MAX: usize = 100;
+
+/// A short block ([`THREAD_NOTE_MAX`] bytes at most) that starts as a thread's note does
+/// ([`THREAD_NOTE_STARTS`]: "Thread starter … Start date Feb 20, 2010", "Last edited: Jul 5,
+/// 2024"): when and by whom, not what the posts say (`a_threads_notes_are_cut`).
+fn is_thread_note(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.r.span(i).is_some_and(|(a, b)| {
+        let t = page.r.slice(a, b).trim();
+        let head: String = t.chars().take(16).collect::<String>().to_lowercase();
+        t.len() <= THREAD_NOTE_MAX && THREAD_NOTE_STARTS.iter().any(|s| head.starts_with(s))
+    })
 }
 
 /// A post's number linking to itself: a link alone in its parent whose text is only "#" and
@@ -815,7 +836,8 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
-    }) || is_post_number(page, i)
+    }) || is_thread_note(page, i)
+        || is_post_number(page, i)
         || is_reply_subject(page, i)
 }
 
