@@ -5892,3 +5892,46 @@ fn a_threads_notes_are_cut() {
         assert!(text.contains("free space"), "{text}");
     }
 }
+
+#[test]
+fn a_cards_colour_swatches_are_not_a_menu() {
+    // A shop's grid: each card names its colours as short links, its swatches; a block of
+    // short links beside it is still a menu.
+    let card = |n: usize| {
+        ea(
+            "li",
+            &[("class", "product")],
+            vec![
+                e("h2", vec![x(&format!("Joco Cup {n}oz"))]),
+                ea(
+                    "div",
+                    &[("class", "product-swatches")],
+                    ["Amberlight", "Bluestone", "Meadowlark", "Violet"]
+                        .iter()
+                        .map(|c| e("a", vec![x(c)]))
+                        .collect(),
+                ),
+                e("span", vec![x("$29.95")]),
+            ],
+        )
+    };
+    let region = main_text_roads(&page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Shop")]),
+            e(
+                "div",
+                vec![
+                    e("a", vec![x("Cups")]),
+                    e("a", vec![x("Flasks")]),
+                    e("a", vec![x("Straws")]),
+                ],
+            ),
+            e("ul", (4..8).map(card).collect()),
+        ],
+    )]))
+    .unwrap()
+    .1;
+    assert_eq!(region.matches("Meadowlark").count(), 4, "{region}");
+    assert!(!region.contains("Flasks"), "{region}");
+}
