@@ -40,7 +40,8 @@
 //!   a part's own footer by a class token (`article-footer`, whatever positive word it holds:
 //!   `a_parts_footer_is_cut`),
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
-//!   `question_buttons_are_kept`), navigation-like roles, parts whose class or id says
+//!   `question_buttons_are_kept`, nor an accordion's title, holding a heading or in one, or
+//!   named "accordion": `an_accordions_title_buttons_are_kept`), navigation-like roles, parts whose class or id says
 //!   comments, replies, related posts, sharing, newsletters, ads (not a token that hides them,
 //!   `hide-…-ad`, `no-ads`: `tokens_that_hide_ads_are_not_ads`), bylines
 //!   (`related_post_cards_are_cut`; not inside `pre` or
@@ -52,7 +53,12 @@
 //!   around a post as M8 names it (an author card, `user-info`, `postprofile`; a signature,
 //!   `post-signature`: who wrote it, their standing and when, not what they wrote:
 //!   `a_posts_author_card_is_cut_from_its_article`) and its controls' and notices' labels
-//!   ("Ask question", "Start asking to get answers": `a_threads_notices_are_cut_from_its_article`),
+//!   ("Ask question", "Start asking to get answers": `a_threads_notices_are_cut_from_its_article`;
+//!   a reply's subject line, "Re: …" over each post: `a_replys_subject_line_is_cut`; a post's
+//!   number, "#12" linking to it: `a_posts_number_link_is_cut`; a thread's notes, "Thread
+//!   starter …", "Last edited: …": `a_threads_notes_are_cut`),
+//!   a quote whose long lines the part has read above it, a reply quoting an earlier post, with
+//!   its "… said:" (M8's rule: `a_quote_of_an_earlier_post_is_read_once`),
 //!   short blocks that are
 //!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
 //!   a reference entry's name linked to its own page:
@@ -1182,9 +1188,15 @@ fn cleaned(
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
     let title = words(&page.tree.obs.title);
-    let (text, ranges) = text_without(page, top, |i, _| {
-        is_noise(page, fin, i, &title)
+    let mut quoted = region::Quoted::new(page.r.span(top).map_or(0, |(a, _)| a));
+    let (text, ranges) = text_without(page, top, |i, span| {
+        let cut = is_noise(page, fin, i, &title)
             || (shop && (region::is_shop_furniture(page, i) || region::is_small_print(page, i)))
+            || quoted.repeats(page, i, span);
+        if cut {
+            quoted.cuts.push(span);
+        }
+        cut
     });
     kept.extend(ranges);
     text

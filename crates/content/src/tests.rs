@@ -5054,6 +5054,37 @@ fn question_buttons_are_kept() {
     assert!(!main.contains("Open the chat"), "{main}");
 }
 
+#[test]
+fn an_accordions_title_buttons_are_kept() {
+    // A course's sections as an accordion: each title is the button that opens its text,
+    // holding a heading, sitting in one, or named so by its class; a control's button is
+    // still cut.
+    let title = |n: usize| match n {
+        0 => e("button", vec![e("h3", vec![x("Module 0: Foundations")])]),
+        1 => e("h3", vec![e("button", vec![x("Module 1: Practice")])]),
+        _ => ea(
+            "button",
+            &[("class", "accordion-toggle")],
+            vec![x(&format!("Module {n}: Projects"))],
+        ),
+    };
+    let sections: Vec<T> = (0..3)
+        .flat_map(|n| [title(n), para(&prose(n, "Module"))])
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            para(&prose(0, "Intro")),
+            e("div", sections),
+            e("button", vec![x("Open the chat window")]),
+        ],
+    )]));
+    for n in 0..3 {
+        assert!(main.contains(&format!("Module {n}:")), "{main}");
+    }
+    assert!(!main.contains("Open the chat"), "{main}");
+}
+
 /// A product page for the shop rules on both roads: a description of `desc` paragraphs, and
 /// `reviews` customer reviews of prose in a part whose class says reviews, `inside` the
 /// description's part or beside it.
@@ -5244,8 +5275,8 @@ fn a_footer_longer_than_the_content_is_cut() {
 
 #[test]
 fn repeated_sibling_blocks_are_read_once() {
-    // A carousel clones its slides for a seamless loop; the same text elsewhere (a reply
-    // quoting a post) is the page's own.
+    // A carousel clones its slides for a seamless loop; the same text elsewhere, not a quote
+    // (an interview's question to each guest), is the page's own.
     let slide = || {
         e(
             "div",
@@ -5267,16 +5298,85 @@ fn repeated_sibling_blocks_are_read_once() {
             e("div", vec![e("div", vec![x(quote)])]),
             e(
                 "div",
-                vec![
-                    e("blockquote", vec![e("div", vec![x(quote)])]),
-                    x("Yes, fine."),
-                ],
+                vec![e("p", vec![e("div", vec![x(quote)])]), x("Yes, fine.")],
             ),
         ],
     )]);
     let region = main_text_roads(&obs).unwrap().1;
     assert_eq!(region.matches("Superfine").count(), 1, "{region}");
     assert_eq!(region.matches("in the rain").count(), 2, "{region}");
+}
+
+/// A thread whose second and third posts quote the first: the quotes' text and whom they
+/// quote, then each reply.
+fn a_thread_quoting_its_first_post(quote_tag: &str, quote_class: &str) -> Observation {
+    let first = "Has anyone tried the wool runners in the rain this winter? Mine soaked through.";
+    let post = |kids: Vec<T>| {
+        ea(
+            "div",
+            &[("class", "post")],
+            vec![ea("div", &[("class", "body")], kids)],
+        )
+    };
+    let quoting = |reply: &str| {
+        post(vec![
+            ea(
+                quote_tag,
+                &[("class", quote_class)],
+                vec![e("div", vec![x("walker said:")]), e("div", vec![x(first)])],
+            ),
+            e("p", vec![x(reply)]),
+        ])
+    };
+    page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Wool runners in the rain")]),
+            post(vec![e("p", vec![x(first)])]),
+            quoting("Yes, mine too after an hour of walking in the rain, though they dried overnight."),
+            quoting("No, mine held up fine with a spray of wax on the uppers before the first walk out."),
+        ],
+    )])
+}
+
+#[test]
+fn a_quote_of_an_earlier_post_is_read_once() {
+    for (tag, class) in [
+        ("blockquote", ""),
+        ("div", "bbCodeBlock bbCodeBlock--quote"),
+    ] {
+        let obs = a_thread_quoting_its_first_post(tag, class);
+        let (article, region, ..) = main_text_roads(&obs).unwrap();
+        for text in [&article, &region] {
+            assert_eq!(text.matches("soaked through").count(), 1, "{text}");
+            assert!(!text.contains("walker said"), "{text}");
+            assert!(text.contains("dried overnight"), "{text}");
+            assert!(text.contains("spray of wax"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn a_quote_of_a_post_not_on_the_page_is_kept() {
+    // The quoted post is on the thread's previous page: the quote is the only copy here.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Wool runners in the rain")]),
+            e(
+                "div",
+                vec![
+                    e(
+                        "blockquote",
+                        vec![x("Has anyone tried the wool runners in the rain this winter? Mine soaked through.")],
+                    ),
+                    e("p", vec![x("Yes, mine too after an hour of walking in the rain, though they dried overnight.")]),
+                ],
+            ),
+        ],
+    )]);
+    let (_, region, ..) = main_text_roads(&obs).unwrap();
+    assert!(region.contains("soaked through"), "{region}");
 }
 
 #[test]
@@ -5831,4 +5931,174 @@ fn a_wikis_furniture_is_cut_from_the_region() {
     assert!(!region.contains("From the Example wiki"), "{region}");
     assert!(!region.contains("Jump to navigation"), "{region}");
     assert!(!region.contains("Retrieved from"), "{region}");
+}
+
+#[test]
+fn a_replys_subject_line_is_cut() {
+    // phpBB heads each reply with the thread's title after "Re:", as a linked heading; a
+    // sentence that starts so is what the post says.
+    let post = |subject: &str, body: &str| {
+        ea(
+            "div",
+            &[("class", "postbody")],
+            vec![
+                e("h3", vec![e("a", vec![x(subject)])]),
+                e("p", vec![x(body)]),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Backup stops halfway")]),
+            post(
+                "Backup stops halfway",
+                "My nightly backup stops at the same point every night and leaves a partial archive.",
+            ),
+            post(
+                "Re: Backup stops halfway",
+                "Check the free space on the target first; mine stopped at the same point when full.",
+            ),
+            post(
+                "Re: Backup stops halfway",
+                "Re: the timer, look at the disk's spin-down setting, it may sleep in the middle of it.",
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert!(!text.contains("Re: Backup"), "{text}");
+        assert!(text.contains("Re: the timer"), "{text}");
+        assert!(text.contains("free space"), "{text}");
+    }
+}
+
+#[test]
+fn a_posts_number_link_is_cut() {
+    // Each post's number links to the post; a number linked in a sentence is a reference.
+    let post = |n: usize, body: Vec<T>| {
+        ea(
+            "article",
+            &[("class", "message")],
+            vec![
+                e("ul", vec![e("li", vec![e("a", vec![x(&format!("#{n}"))])])]),
+                e("p", body),
+            ],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Backup stops halfway")]),
+            post(
+                1,
+                vec![x(
+                    "My nightly backup stops at the same point every night and leaves a partial archive.",
+                )],
+            ),
+            post(
+                2,
+                vec![
+                    x("The fix landed in pull request "),
+                    e("a", vec![x("#20713")]),
+                    x(" last week; update the tool and run the job again to see if it finishes."),
+                ],
+            ),
+            post(
+                3,
+                vec![x(
+                    "Check the free space on the target first; mine stopped at the same point when full.",
+                )],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert!(!text.lines().any(|l| l.trim() == "#2"), "{text}");
+        assert!(text.contains("#20713"), "{text}");
+        assert!(text.contains("free space"), "{text}");
+    }
+}
+
+#[test]
+fn a_threads_notes_are_cut() {
+    // Who started the thread and when, when a post was last edited: notes about the posts; a
+    // course's start date is its text.
+    let post = |body: &str, note: Vec<T>| {
+        let mut kids = vec![e("p", vec![x(body)])];
+        kids.extend(note);
+        ea("article", &[("class", "message")], kids)
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Backup stops halfway")]),
+            e(
+                "ul",
+                vec![
+                    e("li", vec![x("Thread starter nightowl")]),
+                    e("li", vec![x("Start date Feb 20, 2010")]),
+                ],
+            ),
+            post(
+                "My nightly backup stops at the same point every night and leaves a partial archive.",
+                vec![e("div", vec![x("Last edited: Jul 5, 2024")])],
+            ),
+            post(
+                "Check the free space on the target first; mine stopped at the same point when full.",
+                vec![e("div", vec![x("Start date: the job began at two in the morning.")])],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert!(!text.contains("Thread starter"), "{text}");
+        assert!(!text.contains("Feb 20"), "{text}");
+        assert!(!text.contains("Last edited"), "{text}");
+        assert!(text.contains("began at two"), "{text}");
+        assert!(text.contains("free space"), "{text}");
+    }
+}
+
+#[test]
+fn a_cards_colour_swatches_are_not_a_menu() {
+    // A shop's grid: each card names its colours as short links, its swatches; a block of
+    // short links beside it is still a menu.
+    let card = |n: usize| {
+        ea(
+            "li",
+            &[("class", "product")],
+            vec![
+                e("h2", vec![x(&format!("Joco Cup {n}oz"))]),
+                ea(
+                    "div",
+                    &[("class", "product-swatches")],
+                    ["Amberlight", "Bluestone", "Meadowlark", "Violet"]
+                        .iter()
+                        .map(|c| e("a", vec![x(c)]))
+                        .collect(),
+                ),
+                e("span", vec![x("$29.95")]),
+            ],
+        )
+    };
+    let region = main_text_roads(&page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Shop")]),
+            e(
+                "div",
+                vec![
+                    e("a", vec![x("Cups")]),
+                    e("a", vec![x("Flasks")]),
+                    e("a", vec![x("Straws")]),
+                ],
+            ),
+            e("ul", (4..8).map(card).collect()),
+        ],
+    )]))
+    .unwrap()
+    .1;
+    assert_eq!(region.matches("Meadowlark").count(), 4, "{region}");
+    assert!(!region.contains("Flasks"), "{region}");
 }

@@ -362,10 +362,33 @@ pub(super) fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
 /// its answer), not a control.
 pub(super) fn is_question_button(page: &Page<'_, '_, '_>, i: usize) -> bool {
     page.tree.node(i).tag() == "button"
-        && page
+        && (page
             .r
             .span(i)
             .is_some_and(|(a, b)| page.r.slice(a, b).trim_end().ends_with('?'))
+            || is_accordion_title(page.tree, i))
+}
+
+/// A button that titles an accordion's panel: it holds a heading or sits in one, or its class
+/// or id, or its parent's, names an accordion (a course's or a collection's section titles,
+/// which open their text): `an_accordions_title_buttons_are_kept`.
+fn is_accordion_title(tree: &Tree<'_>, i: usize) -> bool {
+    tree.ancestors(i)
+        .skip(1)
+        .take(2)
+        .any(|a| is_heading(tree.node(a).tag()))
+        || holds_heading(tree, i)
+        || std::iter::once(i)
+            .chain(tree.parent_of(i))
+            .any(|k| hints(tree, k).contains("accordion"))
+}
+
+/// Whether an element holds a heading (`h1`–`h6`) among its descendants.
+fn holds_heading(tree: &Tree<'_>, i: usize) -> bool {
+    tree.node(i).kids.iter().any(|&k| {
+        let k = k as usize;
+        is_heading(tree.node(k).tag()) || holds_heading(tree, k)
+    })
 }
 
 /// Per rendered element: the counts the rules read, over its whole rendered subtree.

@@ -9,14 +9,17 @@
 //! `a_menu_named_by_its_class_is_cut_from_the_region`; not a part named a menu whose text is
 //! three paragraphs or more of prose with little link text, a section's questions in tabs:
 //! `a_menu_of_prose_is_kept_in_the_region`),
-//! buttons (not one that asks a question: `question_buttons_are_kept`),
+//! buttons (not one that asks a question: `question_buttons_are_kept`; nor an accordion's
+//! title, a button holding a heading or sitting in one, or named "accordion":
+//! `an_accordions_title_buttons_are_kept`),
 //! the page's banner (a `header`, not one whose nearest sectioning ancestor is a `section`,
 //! which heads that section: `a_sections_header_is_kept_in_the_region`, nor one whose nearest
 //! is the `main`, the page's hero: `a_header_inside_main_is_not_the_banner`, nor one inside one of
 //! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
 //! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
-//! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
+//! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a card's colour swatches, a
+//! class word "swatch": `a_cards_colour_swatches_are_not_a_menu`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
 //! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`), ads
@@ -60,7 +63,10 @@
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
 //! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
 //! register to reply here.":
-//! `a_threads_controls_and_notices_are_cut`; the box that asks a guest to join, "Create an
+//! `a_threads_controls_and_notices_are_cut`; a reply's subject line, a heading or a link of one
+//! line starting "Re:": `a_replys_subject_line_is_cut`; a post's number, a link alone of "#"
+//! and digits: `a_posts_number_link_is_cut`; a thread's notes, a short block starting "Thread
+//! starter" or "Last edited": `a_threads_notes_are_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
 //! the product: `tooltips_are_cut_from_the_region`), a picture of the product drawn in markup
@@ -78,12 +84,17 @@
 //! (`customer_reviews_longer_than_the_product_are_cut`). Lists of links stay: on such pages they
 //! are the content (a listing's entries, an index of languages). A block that repeats an earlier
 //! sibling's text is read once (a carousel's cloned slides:
-//! `repeated_sibling_blocks_are_read_once`; M9 weighs the region with the repeats).
+//! `repeated_sibling_blocks_are_read_once`; M9 weighs the region with the repeats), and so is a
+//! quote (a `blockquote`, a class word "quote") whose long lines, three quarters of its bytes
+//! in them or more, the region has read above it: a reply quoting an earlier post, with its
+//! "… said:" (`a_quote_of_an_earlier_post_is_read_once`; a quote of a post not on the page is
+//! kept: `a_quote_of_a_post_not_on_the_page_is_kept`).
 
 use crate::observation::Tree;
+use crate::render::Rendered;
 
 use super::page::{
-    at, has_ad_token, hints, is_question_button, len, noise_by_kind, set, text_without,
+    at, has_ad_token, hints, is_heading, is_question_button, len, noise_by_kind, set, text_without,
     tidy_breaks, Page, MIN_PARAGRAPH_BYTES,
 };
 use super::{long_line_share, LONG_LINE_SHARE};
@@ -749,6 +760,67 @@ fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// cuts it from the article road's part (M8 through [`is_control_label`]).
 pub(super) fn is_thread_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| THREAD_LABELS.contains(&t.as_str()))
+        || is_thread_note(page, i)
+        || is_post_number(page, i)
+        || is_reply_subject(page, i)
+}
+
+/// How a thread's notes about its posts start: who started it (and when, on the same line),
+/// when a post was last edited ([`is_thread_note`]). Not "Start date" alone: a course's start
+/// date is its text.
+const THREAD_NOTE_STARTS: &[&str] = &["thread starter", "last edited"];
+
+/// Most bytes of a thread's note ([`is_thread_note`]).
+const THREAD_NOTE_MAX: usize = 100;
+
+/// A short block ([`THREAD_NOTE_MAX`] bytes at most) that starts as a thread's note does
+/// ([`THREAD_NOTE_STARTS`]: "Thread starter … Start date Feb 20, 2010", "Last edited: Jul 5,
+/// 2024"): when and by whom, not what the posts say (`a_threads_notes_are_cut`).
+fn is_thread_note(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.r.span(i).is_some_and(|(a, b)| {
+        let t = page.r.slice(a, b).trim();
+        let head: String = t.chars().take(16).collect::<String>().to_lowercase();
+        t.len() <= THREAD_NOTE_MAX && THREAD_NOTE_STARTS.iter().any(|s| head.starts_with(s))
+    })
+}
+
+/// A post's number linking to itself: a link alone in its parent whose text is only "#" and
+/// up to six digits ("#12"), not what the post says (`a_posts_number_link_is_cut`). Only a
+/// link: a bare "#1" is an entry's rank badge, which the ranking's text may hold; alone: a
+/// link in a sentence, "Pull request: #20713 by …", is a reference.
+fn is_post_number(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let number = |t: String| {
+        t.strip_prefix('#')
+            .is_some_and(|n| (1..=6).contains(&n.len()) && n.bytes().all(|c| c.is_ascii_digit()))
+    };
+    page.tree.node(i).tag() == "a"
+        && label(page, i).is_some_and(number)
+        && page
+            .tree
+            .parent_of(i)
+            .and_then(|p| label(page, p))
+            .is_some_and(number)
+}
+
+/// Most bytes of a reply's subject line ([`is_reply_subject`]).
+const SUBJECT_MAX: usize = 200;
+
+/// A reply's subject line: a heading or a link whose text is one line of [`SUBJECT_MAX`] bytes
+/// at most starting "Re:", the thread's title repeated over each post (phpBB's, a comment's
+/// title), not what the post says (`a_replys_subject_line_is_cut`).
+fn is_reply_subject(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tag = page.tree.node(i).tag();
+    if !(is_heading(tag) || tag == "a") {
+        return false;
+    }
+    let Some((a, b)) = page.r.span(i).filter(|(a, b)| b - a <= SUBJECT_MAX) else {
+        return false;
+    };
+    let t = page.r.slice(a, b).trim();
+    !t.contains('\n')
+        && t.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:"))
+        && t.get(3..)
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
 }
 
 /// An element's whole text, trimmed and lower-cased, when it is short enough (64 bytes) to be a
@@ -765,7 +837,9 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
-    })
+    }) || is_thread_note(page, i)
+        || is_post_number(page, i)
+        || is_reply_subject(page, i)
 }
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
@@ -826,6 +900,85 @@ fn repeats<'r>(
     first != i && page.tree.parent_of(first) == page.tree.parent_of(i)
 }
 
+/// The share of a quote's long lines the region must have read before for the quote to be
+/// read once (its own line naming whom it quotes, "… wrote: Sat Feb 24", is not).
+const QUOTE_SEEN_SHARE: f64 = 0.75;
+
+/// Whether an element is a quote: a `blockquote`, or a class word naming one (a forum's
+/// `bbCodeBlock--quote`, `quote`).
+fn is_quote(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.tree.node(i).tag() == "blockquote" || hints(page.tree, i).contains("quote")
+}
+
+/// The lines of [`REPEAT_MIN`] bytes or more the region has read so far, for the quotes that
+/// repeat them ([`Quoted::repeats`]).
+pub(super) struct Quoted<'r> {
+    /// The trimmed lines read before `upto`.
+    seen: std::collections::HashSet<&'r str>,
+    /// Where the lines read so far end in the rendered text.
+    upto: usize,
+    /// The cuts made so far, in order, and the first that may lie past `upto`.
+    pub(super) cuts: Vec<(usize, usize)>,
+    next: usize,
+}
+
+impl<'r> Quoted<'r> {
+    pub(super) fn new(start: usize) -> Self {
+        Quoted {
+            seen: std::collections::HashSet::new(),
+            upto: start,
+            cuts: Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// Reads the lines kept from `upto` to `to`, past the cuts.
+    fn read_to(&mut self, r: &'r Rendered, to: usize) {
+        let mut from = self.upto;
+        while from < to {
+            while self.cuts.get(self.next).is_some_and(|&(_, e)| e <= from) {
+                self.next += 1;
+            }
+            let (until, resume) = match self.cuts.get(self.next) {
+                Some(&(c, e)) if c < to => (c.max(from), e),
+                _ => (to, to),
+            };
+            for line in r.slice(from, until).lines().map(str::trim) {
+                if line.len() >= REPEAT_MIN {
+                    self.seen.insert(line);
+                }
+            }
+            from = resume;
+        }
+        self.upto = self.upto.max(from);
+    }
+
+    /// Whether a quote only repeats lines read earlier: a reply quoting a post above it, whose
+    /// words the thread already holds (`a_quote_of_an_earlier_post_is_read_once`). Only a quote
+    /// with a line of [`REPEAT_MIN`] bytes or more; its short lines ("… said:") go with it.
+    pub(super) fn repeats(
+        &mut self,
+        page: &Page<'_, '_, 'r>,
+        i: usize,
+        (a, b): (usize, usize),
+    ) -> bool {
+        if !is_quote(page, i) {
+            return false;
+        }
+        self.read_to(page.r, a);
+        let (mut all, mut seen) = (0, 0);
+        for line in page.r.slice(a, b).lines().map(str::trim) {
+            if line.len() >= REPEAT_MIN {
+                all += line.len();
+                if self.seen.contains(line) {
+                    seen += line.len();
+                }
+            }
+        }
+        seen > 0 && seen as f64 >= QUOTE_SEEN_SHARE * all as f64
+    }
+}
+
 /// Most bytes of text per control in a form of controls.
 const FORM_BYTES_PER_CONTROL: usize = 300;
 
@@ -851,8 +1004,12 @@ const MENU_LINK_BYTES: usize = 24;
 /// with a linked heading or a link of [`ENTRY_TITLE_BYTES`] or more (its title) and
 /// [`ENTRY_MIN_PLAIN`] bytes or more of text outside its links
 /// (`a_listings_entries_with_linked_titles_are_not_menus`,
-/// `a_listings_entries_with_long_linked_titles_are_not_menus`).
+/// `a_listings_entries_with_long_linked_titles_are_not_menus`), nor a card's colour swatches
+/// (a class word "swatch": the product's colours, `a_cards_colour_swatches_are_not_a_menu`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    if hints(page.tree, i).contains("swatch") {
+        return false;
+    }
     let c = at(&page.counts, i);
     ((c.linked_headings == 0 && c.longest_link < ENTRY_TITLE_BYTES)
         || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
@@ -892,6 +1049,7 @@ pub(super) fn text(
     let carousels = if one { carousels(page) } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
+    let mut quoted = Quoted::new(start);
     // The nearest part kept from a cut by its prose for each element (preorder: a parent
     // first), and the class and id words of the kept parts around it, nearest last.
     let mut shield: Vec<usize> = vec![usize::MAX; page.tree.obs.nodes.len()];
@@ -919,9 +1077,13 @@ pub(super) fn text(
         } else {
             set(&mut shield, i, inherited);
         }
-        if !cut && repeats(page, i, (a, b), &mut seen) {
+        if !cut && (repeats(page, i, (a, b), &mut seen) || quoted.repeats(page, i, (a, b))) {
             repeated += b - a;
+            quoted.cuts.push((a, b));
             return true;
+        }
+        if cut {
+            quoted.cuts.push((a, b));
         }
         cut
     });
