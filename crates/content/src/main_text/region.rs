@@ -18,8 +18,7 @@
 //! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
 //! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
-//! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a card's colour swatches, a
-//! class word "swatch": `a_cards_colour_swatches_are_not_a_menu`), forms of controls (not a form the person sees no control in, which wraps
+//! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
 //! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`), ads
@@ -1004,12 +1003,8 @@ const MENU_LINK_BYTES: usize = 24;
 /// with a linked heading or a link of [`ENTRY_TITLE_BYTES`] or more (its title) and
 /// [`ENTRY_MIN_PLAIN`] bytes or more of text outside its links
 /// (`a_listings_entries_with_linked_titles_are_not_menus`,
-/// `a_listings_entries_with_long_linked_titles_are_not_menus`), nor a card's colour swatches
-/// (a class word "swatch": the product's colours, `a_cards_colour_swatches_are_not_a_menu`).
+/// `a_listings_entries_with_long_linked_titles_are_not_menus`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    if hints(page.tree, i).contains("swatch") {
-        return false;
-    }
     let c = at(&page.counts, i);
     ((c.linked_headings == 0 && c.longest_link < ENTRY_TITLE_BYTES)
         || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
