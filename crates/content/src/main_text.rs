@@ -119,7 +119,10 @@
 //!   region's text outside the part is mostly prose, the other sections of a landing page
 //!   (`an_undated_page_of_prose_sections_reads_as_the_region`), or its text is a landing
 //!   page's feature blurbs on an undated page (four lines of prose or more, none long, none
-//!   right after another: `a_pages_feature_blurbs_read_as_the_region`); else the region
+//!   right after another: `a_pages_feature_blurbs_read_as_the_region`), or the page is undated
+//!   and opens with a grid of priced cards before the part (eight children or more each showing
+//!   a price and a link: a shop's collection above its description,
+//!   `a_description_below_a_grid_of_products_reads_as_the_region`); else the region
 //!   (M8): products, listings, threads, service pages.
 //! - M6 when cleaning leaves less than a paragraph (M1's 25 bytes) of the chosen part, the whole `<body>`'s visible text, uncut
 //!   (`an_app_page_keeps_its_visible_text`).
@@ -314,7 +317,8 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// when a part under [`DESCRIPTION_SHARE`] of the region holds under [`DESCRIPTION_BYTES`] (the
 /// product's description: its name, price, options and specifications are beside it in the
 /// region; a longer text beside a buy button is an article, a book's advertisement beside it:
-/// `a_product_pages_description_is_not_its_main_text`).
+/// `a_product_pages_description_is_not_its_main_text`), nor on an undated page when a grid of
+/// priced cards comes before the part ([`grid_first`]).
 fn is_article(roads: &Roads) -> bool {
     let region = (roads.region.len() + roads.region_repeats).max(1) as f64;
     let article = roads.article.len() as f64;
@@ -334,6 +338,7 @@ fn is_article(roads: &Roads) -> bool {
         && article < DESCRIPTION_SHARE * region
         && roads.article.len() < DESCRIPTION_BYTES;
     let blurbs = !roads.dated && feature_blurbs(&roads.article);
+    let below_a_grid = !roads.dated && roads.grid_first;
     mostly_prose
         && !lost_prose
         && !small
@@ -344,6 +349,35 @@ fn is_article(roads: &Roads) -> bool {
         && !description
         && !undated_sections(roads, article, region)
         && !blurbs
+        && !below_a_grid
+}
+
+/// M9: whether a grid of priced cards comes before the article road's parts: an element, not
+/// holding a part, with [`GRID_CARDS`] children or more that each show a price and hold a link
+/// (a shop's products, each card its name, link and price). An undated page that opens with its
+/// products and then says something of them (a category's description, its buying guide, its
+/// questions) is a shop's collection, whose products are its text; a product page's grid of
+/// other products comes after its description ([`is_article`]:
+/// `a_description_below_a_grid_of_products_reads_as_the_region`).
+fn grid_first(page: &Page<'_, '_, '_>, elements: &[usize], parts: &[usize]) -> bool {
+    let tree = page.tree;
+    let Some(first) = elements.iter().position(|e| parts.contains(e)) else {
+        return false;
+    };
+    elements.iter().take(first).any(|&e| {
+        let cards = tree
+            .node(e)
+            .kids
+            .iter()
+            .map(|&k| k as usize)
+            .filter(|&k| tree.node(k).is_element())
+            .filter(|&k| {
+                let c = at(&page.counts, k);
+                c.prices > 0 && c.anchors > 0
+            })
+            .count();
+        cards >= GRID_CARDS && !parts.iter().any(|&p| tree.ancestors(p).any(|a| a == e))
+    })
 }
 
 /// M9: whether the article road's text is a landing page's feature blurbs: at least
@@ -668,6 +702,7 @@ const REST_PROSE_SHARE: f64 = 0.4;
 const NAMED_POST_LEVELS: usize = 8;
 const BLURB_LINES: usize = 4;
 const BLURB_MAX: usize = 300;
+const GRID_CARDS: usize = 8;
 
 /// The main text by each road, and what the choice between them reads.
 pub(crate) struct Roads {
@@ -693,6 +728,8 @@ pub(crate) struct Roads {
     pub sells_one: bool,
     /// The page is dated ([`is_dated`]).
     pub dated: bool,
+    /// A grid of priced cards comes before the article road's parts ([`grid_first`]).
+    pub grid_first: bool,
 }
 
 pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
@@ -764,6 +801,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         || parts.iter().any(|&p| in_a_thread(tree, p));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let dated = is_dated(&page, &region);
+    let grid_first = grid_first(&page, &elements, &parts);
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
         article_ranges,
@@ -776,6 +814,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         part_is_faq,
         sells_one: buy.sells_one(),
         dated,
+        grid_first,
     };
     if text.trim().len() >= MIN_PARAGRAPH_BYTES {
         return done(text, ranges);
@@ -1221,6 +1260,7 @@ mod choice_tests {
             part_is_faq: false,
             sells_one: false,
             dated: true,
+            grid_first: false,
         }
     }
 

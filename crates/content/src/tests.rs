@@ -6059,3 +6059,62 @@ fn a_threads_notes_are_cut() {
         assert!(text.contains("free space"), "{text}");
     }
 }
+
+#[test]
+fn a_description_below_a_grid_of_products_reads_as_the_region() {
+    // A shop's category: its grid of products (each card its linked name and price), then its
+    // description in paragraphs. Opening with the grid, the products are the page's text; the
+    // same grid after the text is other products beside an article.
+    let shop = |grid_first: bool| {
+        let cards: Vec<T> = (0..8)
+            .map(|n| {
+                e(
+                    "div",
+                    vec![
+                        e(
+                            "h3",
+                            vec![ea(
+                                "a",
+                                &[("href", "/p")],
+                                vec![x(&format!("Trail shoe model {n}"))],
+                            )],
+                        ),
+                        e("div", vec![x("Cushioned, 280 g, 6 mm drop")]),
+                        e("div", vec![x(&format!("${n}9.95"))]),
+                    ],
+                )
+            })
+            .collect();
+        let description: Vec<T> = (0..6)
+            .map(|n| {
+                e(
+                    "p",
+                    vec![x(&format!(
+                        "{} {} {}",
+                        prose(n, "Trail"),
+                        prose(n, "Grip"),
+                        prose(n, "Fit")
+                    ))],
+                )
+            })
+            .collect();
+        let mut body = vec![e("h1", vec![x("Trail running shoes")])];
+        let (grid, text) = (e("div", cards), e("div", description));
+        if grid_first {
+            body.extend([grid, text]);
+        } else {
+            body.extend([text, grid]);
+        }
+        main_of(page(vec![e("main", body)]))
+    };
+    let collection = shop(true);
+    assert!(
+        collection.contains("Trail shoe model 3") && collection.contains("Grip sentence 2"),
+        "{collection}"
+    );
+    let article = shop(false);
+    assert!(
+        article.contains("Grip sentence 2") && !article.contains("Trail shoe model 3"),
+        "{article}"
+    );
+}
