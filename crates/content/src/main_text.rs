@@ -136,8 +136,9 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, in_code, is_block, is_heading, is_question_button, len, noise_by_kind,
-    set, strongly_negative, survey, tag_weight, text_without, Page, MIN_PARAGRAPH_BYTES,
+    at, class_weight, hints, in_code, is_block, is_heading, is_question_button, len,
+    long_line_share, noise_by_kind, set, strongly_negative, survey, tag_weight, text_without, Page,
+    LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -663,23 +664,6 @@ fn is_faq(tree: &Tree<'_>, i: usize) -> bool {
     })
 }
 
-/// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
-/// in such lines; a landing page's headings, labels and slogans are not).
-fn long_line_share(text: &str) -> f64 {
-    let (mut all, mut long) = (0usize, 0usize);
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        all += line.len();
-        if line.chars().count() >= LONG_LINE {
-            long += line.len();
-        }
-    }
-    if all == 0 {
-        0.0
-    } else {
-        long as f64 / all as f64
-    }
-}
-
 /// M9's figures.
 const PROSE_DENSITY: f64 = 0.6;
 const MIN_PROSE: usize = 1000;
@@ -689,8 +673,6 @@ const MIN_SHARED_PROSE: usize = 200;
 const TEXT_SHARE: f64 = 0.2;
 const LOST_PROSE: f64 = 3.0;
 const SMALL_SHARE: f64 = 0.3;
-const LONG_LINE: usize = 80;
-const LONG_LINE_SHARE: f64 = 0.6;
 const LABELS_SHARE: f64 = 0.7;
 const POST_LEVELS: usize = 3;
 const POST_MIN_ALIKE: usize = 2;

@@ -438,6 +438,30 @@ impl Page<'_, '_, '_> {
     }
 }
 
+/// The share of a text's bytes in lines of [`LONG_LINE`] characters or more (prose is written
+/// in such lines; a landing page's headings, labels and slogans are not).
+pub(super) fn long_line_share(text: &str) -> f64 {
+    let (mut all, mut long) = (0usize, 0usize);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        all += line.len();
+        if line.chars().count() >= LONG_LINE {
+            long += line.len();
+        }
+    }
+    if all == 0 {
+        0.0
+    } else {
+        long as f64 / all as f64
+    }
+}
+
+/// The fewest characters of a line of prose ([`long_line_share`]).
+pub(super) const LONG_LINE: usize = 80;
+
+/// The share of a text's bytes in long lines from which it is mostly prose (M8's parts kept for
+/// their prose, M9's lines of labels).
+pub(super) const LONG_LINE_SHARE: f64 = 0.6;
+
 /// A heading's link to itself (`<h2 id="examples"><a href="#examples">`, a permalink's `¶`):
 /// it names the section, and points nowhere else, so it is no link text
 /// (`a_headings_own_anchor_is_not_link_text`).

@@ -93,10 +93,9 @@ use crate::observation::Tree;
 use crate::render::Rendered;
 
 use super::page::{
-    at, has_ad_token, hints, is_heading, is_question_button, len, noise_by_kind, set, text_without,
-    tidy_breaks, Page, MIN_PARAGRAPH_BYTES,
+    at, has_ad_token, hints, is_heading, is_question_button, len, long_line_share, noise_by_kind,
+    set, text_without, tidy_breaks, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
-use super::{long_line_share, LONG_LINE_SHARE};
 
 /// The share of the body's text a declared main must hold to be the region.
 pub(super) const MAIN_SHARE: f64 = 0.25;
