@@ -136,7 +136,7 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, in_code, is_block, is_heading, is_question_button, len,
+    at, class_weight, hints, in_code, in_heading, is_block, is_heading, is_question_button, len,
     long_line_share, noise_by_kind, set, strongly_negative, survey, tag_weight, text_without, Page,
     LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
@@ -1045,7 +1045,8 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if in_code(tree, i) {
         return false;
     }
-    // A block inside a heading is the heading's (a signature's `where` clause on its own line).
+    // A block inside a heading is the heading's (a signature's `where` clause on its own line):
+    // `a_block_inside_a_heading_is_kept`.
     if in_heading(tree, i) {
         return false;
     }
@@ -1167,14 +1168,6 @@ fn is_part_footer(tree: &Tree<'_>, i: usize) -> bool {
             let t = t.to_ascii_lowercase();
             t.len() > "footer".len() + 1 && (t.ends_with("-footer") || t.ends_with("_footer"))
         })
-}
-
-/// Whether a block lies inside a heading (`h4 > div.where`, a signature's bounds on a line of
-/// their own): the heading's words, however short (`a_block_inside_a_heading_is_kept`).
-fn in_heading(tree: &Tree<'_>, i: usize) -> bool {
-    tree.ancestors(i)
-        .skip(1)
-        .any(|a| is_heading(tree.node(a).tag()))
 }
 
 /// Whether a block wraps a heading (one of its children is `h1`–`h6`): a section's heading

@@ -166,11 +166,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
 /// whose `media` or `replies` say nothing of the part (`an_id_that_spells_its_heading_is_no_hint`).
 fn id_spells_heading(tree: &Tree<'_>, i: usize, id: &str) -> bool {
     let id = without_section_prefix(id);
-    if tree
-        .ancestors(i)
-        .skip(1)
-        .any(|a| is_heading(tree.node(a).tag()))
-    {
+    if in_heading(tree, i) {
         return spells(tree, i, id);
     }
     let heading = std::iter::once(i)
@@ -469,10 +465,15 @@ fn is_heading_anchor(tree: &Tree<'_>, i: usize) -> bool {
     tree.node(i)
         .attr("href")
         .is_some_and(|h| h.starts_with('#'))
-        && tree
-            .ancestors(i)
-            .skip(1)
-            .any(|a| is_heading(tree.node(a).tag()))
+        && in_heading(tree, i)
+}
+
+/// Whether an element lies inside a heading (`h1`–`h6`): a part of the heading's words (its
+/// anchor, its `span.mw-headline`, a signature's `where` clause on a line of its own).
+pub(super) fn in_heading(tree: &Tree<'_>, i: usize) -> bool {
+    tree.ancestors(i)
+        .skip(1)
+        .any(|a| is_heading(tree.node(a).tag()))
 }
 
 /// Whether a text shows a price: a currency sign and a digit, within a short text (a card's

@@ -571,12 +571,7 @@ fn names_noise(h: &str, k: &str) -> bool {
     if !matches!(k, "modal" | "popup") {
         return h.contains(k);
     }
-    h.split_ascii_whitespace().any(|t| {
-        let squeezed: String = t.chars().filter(|&c| c != '-' && c != '_').collect();
-        squeezed
-            .split_once(k)
-            .is_some_and(|(_, rest)| !OPENER_PARTS.iter().any(|p| rest.starts_with(p)))
-    })
+    after_word(h, k).any(|rest| !OPENER_PARTS.iter().any(|p| rest.starts_with(p)))
 }
 
 /// Whether a class or id token of `h` holding the noise word `k` names a piece of the part
@@ -657,12 +652,17 @@ fn is_tooltip(tree: &Tree<'_>, i: usize, h: &str) -> bool {
     tree.node(i)
         .attr("role")
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("tooltip"))
-        || h.split_ascii_whitespace().any(|w| {
-            let squeezed: String = w.chars().filter(|&c| c != '-' && c != '_').collect();
-            squeezed
-                .split_once("tooltip")
-                .is_some_and(|(_, rest)| TOOLTIP_PARTS.iter().any(|p| rest.starts_with(p)))
-        })
+        || after_word(h, "tooltip").any(|rest| TOOLTIP_PARTS.iter().any(|p| rest.starts_with(p)))
+}
+
+/// For each class or id word of `h` holding `word` once `-` and `_` are taken out, what follows
+/// its first `word` (`tool-tip__content` → "content", `modal-trigger` → "trigger"): what a
+/// word names beside it, a tooltip's popup or the control that opens a dialog.
+fn after_word<'h>(h: &'h str, word: &'h str) -> impl Iterator<Item = String> + 'h {
+    h.split_ascii_whitespace().filter_map(move |t| {
+        let squeezed: String = t.chars().filter(|&c| c != '-' && c != '_').collect();
+        squeezed.split_once(word).map(|(_, rest)| rest.to_string())
+    })
 }
 
 /// Fewest paragraphs of a part named a menu that is read as prose ([`is_menu_of_prose`]).
