@@ -68,6 +68,34 @@ pub async fn check_uri_length(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
+/// The most header bytes the hub takes in one request (names, values and their separators). hyper's
+/// own read buffer (about 400 KiB) is a soft bound: a request that arrives in one large read may pass
+/// it whole, so this is the limit a client can rely on.
+pub const HEADERS_MAX_BYTES: usize = 64 * 1024;
+
+/// Middleware: refuses a request whose headers pass [`HEADERS_MAX_BYTES`] with `431
+/// headers_too_large`, and closes the connection (a client that sends such headers is not one to keep).
+pub async fn check_header_size(request: Request, next: Next) -> Response {
+    let bytes: usize = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    if bytes > HEADERS_MAX_BYTES {
+        let mut refused = HubError::Transport(
+            axum::http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("The request's headers are larger than {HEADERS_MAX_BYTES} bytes."),
+        )
+        .into_response();
+        refused.headers_mut().insert(
+            header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+        return refused;
+    }
+    next.run(request).await
+}
+
 /// Middleware: refuses a request whose `Host` is not this hub's.
 pub async fn check_host(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
     let host = header_str(request.headers(), header::HOST)

@@ -85,6 +85,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
             hub.clone(),
             security::check_host,
         ))
+        .layer(axum::middleware::from_fn(security::check_header_size))
         .layer(axum::extract::DefaultBodyLimit::max(1024 * 1024))
         .layer(axum::middleware::from_fn(json_refusal))
         .with_state(hub)
