@@ -448,11 +448,20 @@ function isLowSurrogate(unit) {
 // Whether the walk goes into an element's children: not into what never shows text, nor into
 // a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
 // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
+// Except a tab panel's (role="tabpanel"), display: none or not: the ARIA tabs pattern hides the
+// panels not selected that way, and Rust renders them beside a selected sibling (R2's exception).
 function descends(col, node, at) {
   if (collectsNothingIn(node)) return false;
   if (node.localName === "svg" && !svgHasText(node)) return false;
   var s = col.nodes[at].style;
-  return !(s && (s.display === "none" || s.opacity0 || s.content_visibility === "hidden"));
+  if (!s) return true;
+  if (s.opacity0 || s.content_visibility === "hidden") return false;
+  return s.display !== "none" || isTabPanel(node);
+}
+
+function isTabPanel(node) {
+  var role = node.getAttribute("role");
+  return role !== null && role.trim().toLowerCase() === "tabpanel";
 }
 
 function pushWork(col, node, parentAt, siblings) {

@@ -59,6 +59,22 @@ test("visibility: height 0 or width 0 with overflow hidden, transparent text and
   }
 });
 
+test("tabs: the main text reads every tab panel, the pointed text only the selected one", async () => {
+  const t = await open("reader-tabs.html");
+  try {
+    const r = await selectAll(t);
+    for (const shown of ["INTRO-1", "PYTHON-PANEL", "OUTRO-1"]) assert.ok(r.pointed.text.includes(shown), `${shown} missing from ${r.pointed.text}`);
+    for (const hidden of ["NODE-PANEL", "GO-PANEL", "NOISE-HIDDEN"]) assert.ok(!r.pointed.text.includes(hidden), `${hidden} in ${r.pointed.text}`);
+    const main = r.page_text;
+    for (const kept of ["INTRO-2", "PYTHON-PANEL", "NODE-PANEL", "GO-PANEL", "OUTRO-1"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
+    assert.ok(!main.includes("NOISE-HIDDEN"), main);
+    // The panels come in their document order, each a block of its own.
+    assert.match(main, /PYTHON-PANEL[^\n]*\n+NODE-PANEL[^\n]*\n+GO-PANEL/);
+  } finally {
+    await t.page.close();
+  }
+});
+
 test("collectObservationAsync gives the same observation as collectObservation", async () => {
   const t = await open("reader-visibility.html");
   try {

@@ -107,7 +107,7 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
                 "the page text is of another page than the reading".into(),
             ));
         }
-        let r = render::render(&tree, &[]);
+        let r = render::render_as(&tree, &[], render::Panels::Shown);
         let base = json_len(&PageReading {
             page_text: None,
             truncated: Some(true),
@@ -148,7 +148,7 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
 #[doc(hidden)]
 pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usize), ContentError> {
     let tree = obs.check()?;
-    let r = render::render(&tree, &[]);
+    let r = render::render_as(&tree, &[], render::Panels::Shown);
     let roads = main_text::roads(&tree, &r);
     Ok((
         roads.article,
@@ -158,11 +158,12 @@ pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usiz
     ))
 }
 
-/// The page as HTML with only what renders (R1–R3: hidden parts removed), for an HTML-only
-/// extractor to read what the person sees (measured beside the rules by `scripts/bench/wcxb.mjs`).
+/// The page as HTML with only what renders (R1–R3: hidden parts removed; inactive tab panels kept,
+/// as the main text reads them), for an HTML-only extractor to read what the main text reads
+/// (measured beside the rules by `scripts/bench/wcxb.mjs`).
 pub fn visible_html(obs: &Observation) -> Result<String, ContentError> {
     let tree = obs.check()?;
-    let r = render::render(&tree, &[]);
+    let r = render::render_as(&tree, &[], render::Panels::Shown);
     Ok(visible_html::visible_html(&tree, &r))
 }
 
@@ -282,7 +283,11 @@ fn reading_of(
     let room = READING_MAX_BYTES
         .checked_sub(base + r#","page_text":"""#.len())
         .ok_or(ContentError::TooLarge("reading"))?;
-    let (main, ranges) = main_text::main_text_and_ranges(&tree, &r);
+    // The main text reads every tab panel (R2's exception), the pointed part only the page as shown.
+    let shown =
+        render::has_tab_panel(&tree).then(|| render::render_as(&tree, &[], render::Panels::Shown));
+    let r = shown.as_ref().unwrap_or(&r);
+    let (main, ranges) = main_text::main_text_and_ranges(&tree, r);
     let kept = cut_front(&main, room);
     if kept.len() < main.len() {
         truncated = true;
@@ -291,7 +296,7 @@ fn reading_of(
         reading.page_text = Some(kept.to_owned());
     }
     reading.truncated = truncated.then_some(true);
-    let page_md = main_markdown(&tree, &r, &links, &ranges, &reading)?;
+    let page_md = main_markdown(&tree, r, &links, &ranges, &reading)?;
     if let Some(md) = reading.markdown.as_mut() {
         md.page = page_md;
     }

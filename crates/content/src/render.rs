@@ -14,7 +14,14 @@
 //!   `display: contents`), off-screen, a box with a side of at most 1 px that clips its
 //!   overflow (not the root's nor the body's, whose overflow is the viewport's:
 //!   `r2_the_bodys_overflow_is_the_viewports`), or a `clip-path` that leaves nothing
-//!   (`inset(50%)`, `circle(0)`).
+//!   (`inset(50%)`, `circle(0)`). Except an inactive tab panel
+//!   (`r2_an_inactive_tab_panel_renders_beside_the_selected_one`): an element of `role="tabpanel"`
+//!   hidden only by `hidden`, `aria-hidden` or `display: none` while a sibling panel shows. The ARIA
+//!   tabs pattern hides every panel but the selected one, and the others hold the page's content one
+//!   click away (the same sample in another language, the steps for another system), so in the
+//!   page's main text (not in what the person points at, which is the page as shown: `Panels`) such
+//!   a panel renders as a block where it stands, and inside it the facts of boxes (no box, no area,
+//!   off-screen) are not read: no descendant of a `display: none` element has a box.
 //! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
 //!   or a fully transparent text color (these inherit but a child can override them, so they are
 //!   judged per text node).
@@ -105,6 +112,9 @@ const BLOCK_TAGS: &[&str] = &[
 pub(crate) fn layout(node: &Node) -> Layout {
     let tag = node.tag();
     match node.style.as_ref().and_then(|s| s.display.as_deref()) {
+        // R2's exception: a tab panel lays out as a block when it renders (an inactive one, whose
+        // display is `none`, renders only beside a shown sibling: `inactive_tab_panel`).
+        Some(d) if is_tab_panel(node) && layout_of_display(d) == Layout::None => Layout::Block,
         // R4: an SVG text element is a block (HTML has no element of that name).
         Some(d) if tag == "text" => match layout_of_display(d) {
             Layout::None => Layout::None,
@@ -168,9 +178,43 @@ fn overflow_is_the_viewports(tree: &Tree<'_>, i: usize) -> bool {
     }
 }
 
+fn is_tab_panel(node: &Node) -> bool {
+    node.attr("role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"))
+}
+
+fn displays_none(node: &Node) -> bool {
+    node.style
+        .as_ref()
+        .and_then(|s| s.display.as_deref())
+        .is_some_and(|d| layout_of_display(d) == Layout::None)
+}
+
+/// R2's exception: the element at `i` is a tab panel that nothing hides but what hides an
+/// unselected panel (`hidden`, `aria-hidden`, `display: none`), beside a sibling panel that shows.
+fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
+    let node = tree.node(i);
+    if !is_tab_panel(node) || node.has_attr("inert") || node.has_attr("data-apc-ui") {
+        return false;
+    }
+    if node.style.as_ref().is_some_and(|s| {
+        s.opacity0 || s.content_visibility.as_deref() == Some("hidden") || s.offscreen
+    }) {
+        return false;
+    }
+    let Some(parent) = tree.parent_of(i) else {
+        return false;
+    };
+    tree.node(parent).kids.iter().any(|&k| {
+        let sibling = tree.node(k as usize);
+        k as usize != i && is_tab_panel(sibling) && !hides_subtree(sibling, false, true)
+    })
+}
+
 /// R1 and R2: the element and everything in it render no text (`viewport_overflow`: its
-/// overflow is the viewport's, [`overflow_is_the_viewports`]).
-pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool) -> bool {
+/// overflow is the viewport's, [`overflow_is_the_viewports`]; `boxes`: whether the facts of its
+/// box mean anything, not inside an inactive tab panel).
+pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool, boxes: bool) -> bool {
     let tag = node.tag();
     if NEVER_RENDERED.contains(&tag) {
         return true;
@@ -185,15 +229,15 @@ pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool) -> bool {
         return true;
     }
     let lay = layout(node);
-    if lay == Layout::None {
+    if lay == Layout::None || displays_none(node) {
         return true;
     }
     let Some(s) = &node.style else { return false };
     s.content_visibility.as_deref() == Some("hidden")
         || s.opacity0
-        || (s.no_box && lay != Layout::Contents)
-        || s.offscreen
-        || (s.zero_size && s.clips && lay != Layout::Contents && !viewport_overflow)
+        || (boxes && s.no_box && lay != Layout::Contents)
+        || (boxes && s.offscreen)
+        || (boxes && s.zero_size && s.clips && lay != Layout::Contents && !viewport_overflow)
         || s.clip_path.as_deref().is_some_and(clips_everything)
 }
 
@@ -417,11 +461,32 @@ pub(crate) struct Want {
 }
 
 enum Step {
-    Enter(usize, Ws),
+    /// An element or text to write; the flag: whether its box facts mean anything (false inside an
+    /// inactive tab panel).
+    Enter(usize, Ws, bool),
     Exit(usize, Layout, usize, Ws),
 }
 
+/// Whether inactive tab panels render (R2's exception). What the person sees (the pointed text,
+/// its context, what a selection holds) is the page as shown: only the selected panel. The page's
+/// main text is its content, every panel of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Panels {
+    Shown,
+    Selected,
+}
+
+/// The page as the person sees it: inactive tab panels do not render.
 pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
+    render_as(tree, wants, Panels::Selected)
+}
+
+/// Whether the page has a tab panel, so that its main text may read more than the person's view.
+pub(crate) fn has_tab_panel(tree: &Tree<'_>) -> bool {
+    tree.obs.nodes.iter().any(is_tab_panel)
+}
+
+pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rendered {
     let n = tree.obs.nodes.len();
     let mut out = Out::default();
     let mut range = vec![None; n];
@@ -442,10 +507,10 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
         }
     };
 
-    let mut stack = vec![Step::Enter(tree.obs.root as usize, Ws::Collapse)];
+    let mut stack = vec![Step::Enter(tree.obs.root as usize, Ws::Collapse, true)];
     while let Some(step) = stack.pop() {
         match step {
-            Step::Enter(i, inherited_ws) => {
+            Step::Enter(i, inherited_ws, boxes) => {
                 let node = tree.node(i);
                 let here = out.pos();
                 if let Some(text) = &node.text {
@@ -474,11 +539,15 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                     |w| w.node == i && w.offset == 0,
                     here,
                 );
-                if hides_subtree(node, overflow_is_the_viewports(tree, i))
+                let mut boxes = boxes;
+                if hides_subtree(node, overflow_is_the_viewports(tree, i), boxes)
                     && !shown_noscript(tree, node)
                 {
-                    place_inside(&mut anchor_pos, i, here);
-                    continue;
+                    if panels == Panels::Selected || !inactive_tab_panel(tree, i) {
+                        place_inside(&mut anchor_pos, i, here);
+                        continue;
+                    }
+                    boxes = false;
                 }
                 let lay = layout(node);
                 match lay {
@@ -499,7 +568,7 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
                 emit_generated(&mut out, node, node.before.as_ref(), ws);
                 stack.push(Step::Exit(i, lay, start, ws));
                 for &k in node.kids.iter().rev() {
-                    stack.push(Step::Enter(k as usize, ws));
+                    stack.push(Step::Enter(k as usize, ws, boxes));
                 }
             }
             Step::Exit(i, lay, start, ws) => {

@@ -270,6 +270,81 @@ fn r2_computed_style_facts_hide_subtrees() {
 }
 
 #[test]
+fn r2_an_inactive_tab_panel_renders_beside_the_selected_one() {
+    // An unselected panel as the collector records it: `display: none`, and every element inside
+    // it without a box (nothing in a display:none subtree has one).
+    let boxless = |d: &str| {
+        let mut s = disp(d);
+        s.no_box = true;
+        s
+    };
+    let panel = |attrs: &[(&str, &str)], display: &str, text: &str| {
+        let mut all = vec![("role", "tabpanel")];
+        all.extend_from_slice(attrs);
+        let T::E(tag, attrs, _, _) = ea("div", &all, vec![]) else {
+            unreachable!()
+        };
+        T::E(
+            tag,
+            attrs,
+            Some(disp(display)),
+            vec![es(
+                "p",
+                if display == "none" {
+                    boxless("block")
+                } else {
+                    disp("block")
+                },
+                vec![x(text)],
+            )],
+        )
+    };
+    let obs = page(vec![
+        e("p", vec![x("Install")]),
+        e(
+            "div",
+            vec![
+                panel(&[], "block", "pip install it"),
+                panel(&[("hidden", "")], "none", "npm install it"),
+                panel(&[("aria-hidden", "true")], "none", "gem install it"),
+                // Still hidden: what hides a panel for another reason than being unselected.
+                panel(&[("hidden", ""), ("inert", "")], "none", "inert panel"),
+                // A hidden element inside a panel stays hidden.
+                T::E(
+                    "div".into(),
+                    vec![("role".into(), "tabpanel".into())],
+                    Some(disp("none")),
+                    vec![es("p", disp("none"), vec![x("hidden inside")])],
+                ),
+            ],
+        ),
+        // Panels of which none shows (a closed menu built as tabs) stay hidden.
+        e(
+            "div",
+            vec![
+                panel(&[("hidden", "")], "none", "menu one"),
+                panel(&[("hidden", "")], "none", "menu two"),
+            ],
+        ),
+        // A box-less element outside any panel stays hidden.
+        es("p", boxless("block"), vec![x("no box")]),
+    ]);
+    let tree = obs.check().unwrap();
+    let text = |panels| render::render_as(&tree, &[], panels).text.trim().to_owned();
+    // The main text reads every panel; what the person points at is the page as shown.
+    assert_eq!(
+        text(render::Panels::Shown),
+        "Install\n\npip install it\n\nnpm install it\n\ngem install it"
+    );
+    assert_eq!(text(render::Panels::Selected), "Install\n\npip install it");
+    assert!(render::has_tab_panel(&tree));
+    // The reading: its page text holds the panels, a selection of the whole page does not.
+    let r = reading(&select(obs.clone(), "Install", "pip install it"));
+    assert!(r.page_text.as_deref().unwrap().contains("gem install it"));
+    assert!(!r.pointed.text.contains("npm"), "{}", r.pointed.text);
+}
+
+#[test]
 fn r2_the_bodys_overflow_is_the_viewports() {
     // A body of no height with `overflow: hidden` (its content floats or is positioned out of
     // it): the body's overflow is the viewport's, so nothing of it is clipped.
