@@ -283,9 +283,10 @@ fn reading_of(
     let room = READING_MAX_BYTES
         .checked_sub(base + r#","page_text":"""#.len())
         .ok_or(ContentError::TooLarge("reading"))?;
-    // The main text reads every tab panel (R2's exception), the pointed part only the page as shown.
+    // The main text reads every tab panel and closed `details` (R2's exceptions), the pointed part
+    // only the page as shown.
     let shown =
-        render::has_tab_panel(&tree).then(|| render::render_as(&tree, &[], render::Panels::Shown));
+        render::folds_content(&tree).then(|| render::render_as(&tree, &[], render::Panels::Shown));
     let r = shown.as_ref().unwrap_or(&r);
     let (main, ranges) = main_text::main_text_and_ranges(&tree, r);
     let kept = cut_front(&main, room);

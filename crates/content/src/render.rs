@@ -21,7 +21,9 @@
 //!   click away (the same sample in another language, the steps for another system), so in the
 //!   page's main text (not in what the person points at, which is the page as shown: `Panels`) such
 //!   a panel renders as a block where it stands, and inside it the facts of boxes (no box, no area,
-//!   off-screen) are not read: no descendant of a `display: none` element has a box.
+//!   off-screen) are not read: no descendant of a `display: none` element has a box. Likewise what
+//!   a closed `details` holds besides its summary (`r2_a_closed_details_is_read_whole_in_the_main_text`),
+//!   which the browser lays out in no box.
 //! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
 //!   or a fully transparent text color (these inherit but a child can override them, so they are
 //!   judged per text node).
@@ -188,6 +190,30 @@ fn displays_none(node: &Node) -> bool {
         .as_ref()
         .and_then(|s| s.display.as_deref())
         .is_some_and(|d| layout_of_display(d) == Layout::None)
+}
+
+/// R2's other exception: a closed `details` whose folded part the main text reads, unless it is a
+/// menu or a dialog that opens over the page (a `details` used as a dropdown: its class says
+/// menu, dropdown, overlay or popover, or what it holds is a menu, a list box, a dialog or a
+/// navigation), which is no more content when open.
+fn unfolds(tree: &Tree<'_>, node: &Node) -> bool {
+    const POPUP_ROLES: [&str; 5] = ["menu", "menubar", "listbox", "dialog", "navigation"];
+    const POPUP_TAGS: [&str; 3] = ["dialog", "nav", "details-menu"];
+    const POPUP_CLASS: [&str; 4] = ["menu", "dropdown", "overlay", "popover"];
+    if node.tag() != "details" || node.has_attr("open") {
+        return false;
+    }
+    let class = node.attr("class").unwrap_or("").to_ascii_lowercase();
+    if POPUP_CLASS.iter().any(|w| class.contains(w)) {
+        return false;
+    }
+    !node.kids.iter().any(|&k| {
+        let kid = tree.node(k as usize);
+        POPUP_TAGS.contains(&kid.tag())
+            || kid
+                .attr("role")
+                .is_some_and(|r| POPUP_ROLES.iter().any(|p| r.trim().eq_ignore_ascii_case(p)))
+    })
 }
 
 /// R2's exception: the element at `i` is a tab panel that nothing hides but what hides an
@@ -467,9 +493,10 @@ enum Step {
     Exit(usize, Layout, usize, Ws),
 }
 
-/// Whether inactive tab panels render (R2's exception). What the person sees (the pointed text,
-/// its context, what a selection holds) is the page as shown: only the selected panel. The page's
-/// main text is its content, every panel of it.
+/// Whether what the page folds away renders (R2's exceptions): inactive tab panels and what a
+/// closed `details` holds. What the person sees (the pointed text, its context, what a selection
+/// holds) is the page as shown: only the selected panel, only the summary. The page's main text is
+/// its content, every panel and every folded part of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Panels {
     Shown,
@@ -481,9 +508,13 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
     render_as(tree, wants, Panels::Selected)
 }
 
-/// Whether the page has a tab panel, so that its main text may read more than the person's view.
-pub(crate) fn has_tab_panel(tree: &Tree<'_>) -> bool {
-    tree.obs.nodes.iter().any(is_tab_panel)
+/// Whether the page has a tab panel or a closed `details`, so that its main text may read more
+/// than the person's view.
+pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
+    tree.obs
+        .nodes
+        .iter()
+        .any(|n| is_tab_panel(n) || (n.tag() == "details" && !n.has_attr("open")))
 }
 
 pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rendered {
@@ -567,6 +598,9 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rend
                 let start = out.pos();
                 emit_generated(&mut out, node, node.before.as_ref(), ws);
                 stack.push(Step::Exit(i, lay, start, ws));
+                // R2's other exception: a closed `details` shows only its summary; the browser
+                // lays the rest out in no box, and the main text reads it.
+                let boxes = boxes && !(panels == Panels::Shown && unfolds(tree, node));
                 for &k in node.kids.iter().rev() {
                     stack.push(Step::Enter(k as usize, ws, boxes));
                 }

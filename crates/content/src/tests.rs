@@ -337,11 +337,99 @@ fn r2_an_inactive_tab_panel_renders_beside_the_selected_one() {
         "Install\n\npip install it\n\nnpm install it\n\ngem install it"
     );
     assert_eq!(text(render::Panels::Selected), "Install\n\npip install it");
-    assert!(render::has_tab_panel(&tree));
+    assert!(render::folds_content(&tree));
     // The reading: its page text holds the panels, a selection of the whole page does not.
     let r = reading(&select(obs.clone(), "Install", "pip install it"));
     assert!(r.page_text.as_deref().unwrap().contains("gem install it"));
     assert!(!r.pointed.text.contains("npm"), "{}", r.pointed.text);
+}
+
+#[test]
+fn r2_a_closed_details_is_read_whole_in_the_main_text() {
+    // Closed, the browser lays out only the summary; the rest has no box (the collector records
+    // `no_box` on each element of it).
+    let boxless = || {
+        let mut s = disp("block");
+        s.no_box = true;
+        s
+    };
+    let details = |open: bool| {
+        let attrs: &[(&str, &str)] = if open { &[("open", "")] } else { &[] };
+        let T::E(tag, attrs, _, _) = ea("details", attrs, vec![]) else {
+            unreachable!()
+        };
+        T::E(
+            tag,
+            attrs,
+            Some(disp("block")),
+            vec![
+                es("summary", disp("list-item"), vec![x("Show the example")]),
+                es(
+                    "p",
+                    if open { disp("block") } else { boxless() },
+                    vec![x("folded example")],
+                ),
+            ],
+        )
+    };
+    let obs = page(vec![e("p", vec![x("Intro")]), details(false)]);
+    let tree = obs.check().unwrap();
+    let text = |panels| render::render_as(&tree, &[], panels).text.trim().to_owned();
+    assert_eq!(
+        text(render::Panels::Shown),
+        "Intro\n\nShow the example\n\nfolded example"
+    );
+    assert_eq!(text(render::Panels::Selected), "Intro\n\nShow the example");
+    assert!(render::folds_content(&tree));
+    // A details used as a dropdown menu stays folded: a menu is no content when open either.
+    for (class, role) in [("select-menu details-overlay", None), ("", Some("menu"))] {
+        let mut attrs = vec![];
+        if !class.is_empty() {
+            attrs.push(("class", class));
+        }
+        let menu_attrs: Vec<(&str, &str)> = role.map(|r| ("role", r)).into_iter().collect();
+        let T::E(tag, attrs, _, _) = ea("details", &attrs, vec![]) else {
+            unreachable!()
+        };
+        let T::E(mtag, mattrs, _, _) = ea("div", &menu_attrs, vec![]) else {
+            unreachable!()
+        };
+        let obs = page(vec![
+            e("p", vec![x("Intro")]),
+            T::E(
+                tag,
+                attrs,
+                Some(disp("block")),
+                vec![
+                    es("summary", disp("list-item"), vec![x("Language")]),
+                    T::E(
+                        mtag,
+                        mattrs,
+                        Some(boxless()),
+                        vec![es("p", boxless(), vec![x("Abkhazian Afar")])],
+                    ),
+                ],
+            ),
+        ]);
+        let tree = obs.check().unwrap();
+        assert_eq!(
+            render::render_as(&tree, &[], render::Panels::Shown)
+                .text
+                .trim(),
+            "Intro\n\nLanguage",
+            "{class} {role:?}"
+        );
+    }
+    // Open, nothing is folded; a box-less element outside a closed details stays hidden.
+    let obs = page(vec![details(true), es("p", boxless(), vec![x("no box")])]);
+    let tree = obs.check().unwrap();
+    assert!(!render::folds_content(&tree));
+    assert_eq!(
+        render::render_as(&tree, &[], render::Panels::Shown)
+            .text
+            .trim(),
+        "Show the example\n\nfolded example"
+    );
 }
 
 #[test]
