@@ -41,6 +41,7 @@ var COLLECT_MAX_ATTR = 2048;
 var COLLECT_MAX_ATTRS = 32;
 var COLLECT_ATTRS = new Set([
   "id", "class", "lang", "hidden", "aria-hidden", "aria-level", "type", "role", "inert",
+  "aria-expanded", "aria-controls",
   "data-focus", "data-focus-part", "data-focus-params",
 ]);
 // Attributes collected on one kind of element only, for the reading's Markdown
@@ -247,6 +248,7 @@ function newCollection(request) {
     selection: null,
     field: null, // the form field pointed at (its selection, or the drop on it): see readField
     closedHosts: [], // pointed elements that host a closed shadow root (out of reach)
+    collapsed: null, // the ids collapsed toggles control (collapsedParts), once read
     anchorOffsets: new Map(), // text node → the offsets of the anchors in it (a long one is kept around them)
     textFrom: new Map(), // text node → where its record's text starts in it, when it was cut at the front
     wsOf: [], // each element's white-space, for its children's records
@@ -448,15 +450,31 @@ function isLowSurrogate(unit) {
 // Whether the walk goes into an element's children: not into what never shows text, nor into
 // a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
 // descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
-// Except a tab panel's (role="tabpanel"), display: none or not: the ARIA tabs pattern hides the
-// panels not selected that way, and Rust renders them beside a selected sibling (R2's exception).
+// Except, display: none or not, a tab panel's (role="tabpanel": the ARIA tabs pattern hides the
+// panels not selected that way) and those of a part a collapsed toggle folds away (the element an
+// aria-expanded="false" element's aria-controls names): the main text reads them (R2's exceptions).
 function descends(col, node, at) {
   if (collectsNothingIn(node)) return false;
   if (node.localName === "svg" && !svgHasText(node)) return false;
   var s = col.nodes[at].style;
   if (!s) return true;
   if (s.opacity0 || s.content_visibility === "hidden") return false;
-  return s.display !== "none" || isTabPanel(node);
+  return s.display !== "none" || isTabPanel(node) || (node.id !== "" && collapsedParts(col).has(node.id));
+}
+
+// The ids collapsed toggles control (at most COLLECT_MAX_TOGGLES toggles), read once, when the
+// walk first meets a display: none element.
+var COLLECT_MAX_TOGGLES = 500;
+function collapsedParts(col) {
+  if (col.collapsed) return col.collapsed;
+  col.collapsed = new Set();
+  var toggles = col.doc.querySelectorAll('[aria-expanded="false"][aria-controls]');
+  for (var i = 0; i < toggles.length && i < COLLECT_MAX_TOGGLES; i++) {
+    toggles[i].getAttribute("aria-controls").split(/\s+/).forEach(function (id) {
+      if (id) col.collapsed.add(id);
+    });
+  }
+  return col.collapsed;
 }
 
 function isTabPanel(node) {

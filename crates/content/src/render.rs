@@ -23,7 +23,11 @@
 //!   a panel renders as a block where it stands, and inside it the facts of boxes (no box, no area,
 //!   off-screen) are not read: no descendant of a `display: none` element has a box. Likewise what
 //!   a closed `details` holds besides its summary (`r2_a_closed_details_is_read_whole_in_the_main_text`),
-//!   which the browser lays out in no box.
+//!   which the browser lays out in no box, and the part a collapsed toggle folds away (the element
+//!   an `aria-expanded="false"` element's `aria-controls` names: an accordion's closed section,
+//!   `r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text`). Not when what is folded opens
+//!   over the page (a menu, list box, dialog or navigation, a class saying menu, dropdown, overlay,
+//!   popover or modal): a dropdown is no content when open either.
 //! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
 //!   or a fully transparent text color (these inherit but a child can override them, so they are
 //!   judged per text node).
@@ -38,6 +42,8 @@
 //!   alternative text after `/` are no text), at the start and end of the element, unless the box
 //!   is hidden (`display: none`, opacity 0, R3's facts); a block box is a line of its own. Icon-font
 //!   glyphs (private-use characters) are no text.
+
+use std::collections::HashSet;
 
 use crate::observation::{Generated, Node, Style, Tree};
 
@@ -192,40 +198,56 @@ fn displays_none(node: &Node) -> bool {
         .is_some_and(|d| layout_of_display(d) == Layout::None)
 }
 
-/// R2's other exception: a closed `details` whose folded part the main text reads, unless it is a
-/// menu or a dialog that opens over the page (a `details` used as a dropdown: its class says
-/// menu, dropdown, overlay or popover, or what it holds is a menu, a list box, a dialog or a
-/// navigation), which is no more content when open.
+/// What opens over the page rather than in it: a menu, list box, dialog or navigation (by role or
+/// tag), or an element whose class says menu, dropdown, overlay, popover or modal. Folded away, it
+/// is no content the main text unfolds (a `details` or a toggled part used as a dropdown).
+fn is_popup(node: &Node) -> bool {
+    const ROLES: [&str; 6] = [
+        "menu",
+        "menubar",
+        "listbox",
+        "dialog",
+        "navigation",
+        "tooltip",
+    ];
+    const TAGS: [&str; 4] = ["dialog", "nav", "menu", "details-menu"];
+    const CLASS: [&str; 5] = ["menu", "dropdown", "overlay", "popover", "modal"];
+    TAGS.contains(&node.tag())
+        || node
+            .attr("role")
+            .is_some_and(|r| ROLES.iter().any(|p| r.trim().eq_ignore_ascii_case(p)))
+        || node.attr("class").is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            CLASS.iter().any(|w| c.contains(w))
+        })
+}
+
+/// `node`, or one of its children, opens over the page ([`is_popup`]).
+fn holds_popup(tree: &Tree<'_>, node: &Node) -> bool {
+    is_popup(node) || node.kids.iter().any(|&k| is_popup(tree.node(k as usize)))
+}
+
+/// Nothing hides the element but what folds a part away (`hidden`, `aria-hidden`, `display:
+/// none`): not `inert`, not the extension's own UI, not transparent, off-screen or skipped.
+fn hidden_only_as_folded(node: &Node) -> bool {
+    !node.has_attr("inert")
+        && !node.has_attr("data-apc-ui")
+        && !node.style.as_ref().is_some_and(|s| {
+            s.opacity0 || s.content_visibility.as_deref() == Some("hidden") || s.offscreen
+        })
+}
+
+/// R2's exception for a closed `details`: the main text reads its folded part, unless the details
+/// is a dropdown ([`holds_popup`]).
 fn unfolds(tree: &Tree<'_>, node: &Node) -> bool {
-    const POPUP_ROLES: [&str; 5] = ["menu", "menubar", "listbox", "dialog", "navigation"];
-    const POPUP_TAGS: [&str; 3] = ["dialog", "nav", "details-menu"];
-    const POPUP_CLASS: [&str; 4] = ["menu", "dropdown", "overlay", "popover"];
-    if node.tag() != "details" || node.has_attr("open") {
-        return false;
-    }
-    let class = node.attr("class").unwrap_or("").to_ascii_lowercase();
-    if POPUP_CLASS.iter().any(|w| class.contains(w)) {
-        return false;
-    }
-    !node.kids.iter().any(|&k| {
-        let kid = tree.node(k as usize);
-        POPUP_TAGS.contains(&kid.tag())
-            || kid
-                .attr("role")
-                .is_some_and(|r| POPUP_ROLES.iter().any(|p| r.trim().eq_ignore_ascii_case(p)))
-    })
+    node.tag() == "details" && !node.has_attr("open") && !holds_popup(tree, node)
 }
 
 /// R2's exception: the element at `i` is a tab panel that nothing hides but what hides an
-/// unselected panel (`hidden`, `aria-hidden`, `display: none`), beside a sibling panel that shows.
+/// unselected panel, beside a sibling panel that shows.
 fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
     let node = tree.node(i);
-    if !is_tab_panel(node) || node.has_attr("inert") || node.has_attr("data-apc-ui") {
-        return false;
-    }
-    if node.style.as_ref().is_some_and(|s| {
-        s.opacity0 || s.content_visibility.as_deref() == Some("hidden") || s.offscreen
-    }) {
+    if !is_tab_panel(node) || !hidden_only_as_folded(node) {
         return false;
     }
     let Some(parent) = tree.parent_of(i) else {
@@ -235,6 +257,32 @@ fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
         let sibling = tree.node(k as usize);
         k as usize != i && is_tab_panel(sibling) && !hides_subtree(sibling, false, true)
     })
+}
+
+/// The ids that collapsed toggles control: `aria-controls` of the elements whose `aria-expanded`
+/// is `false` (an accordion's closed sections, a "read more" part).
+fn collapsed_parts<'t>(tree: &'t Tree<'_>) -> HashSet<&'t str> {
+    tree.obs
+        .nodes
+        .iter()
+        .filter(|n| is_collapsed_toggle(n))
+        .filter_map(|n| n.attr("aria-controls"))
+        .flat_map(str::split_ascii_whitespace)
+        .collect()
+}
+
+fn is_collapsed_toggle(node: &Node) -> bool {
+    node.attr("aria-expanded")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("false"))
+        && node.has_attr("aria-controls")
+}
+
+/// R2's exception: a part a collapsed toggle folds away (its id in `collapsed`), hidden only as
+/// folded and no dropdown.
+fn toggled_part(tree: &Tree<'_>, node: &Node, collapsed: &HashSet<&str>) -> bool {
+    node.attr("id").is_some_and(|id| collapsed.contains(id))
+        && hidden_only_as_folded(node)
+        && !holds_popup(tree, node)
 }
 
 /// R1 and R2: the element and everything in it render no text (`viewport_overflow`: its
@@ -493,8 +541,8 @@ enum Step {
     Exit(usize, Layout, usize, Ws),
 }
 
-/// Whether what the page folds away renders (R2's exceptions): inactive tab panels and what a
-/// closed `details` holds. What the person sees (the pointed text, its context, what a selection
+/// Whether what the page folds away renders (R2's exceptions): inactive tab panels, what a closed
+/// `details` holds and what a collapsed toggle folds. What the person sees (the pointed text, its context, what a selection
 /// holds) is the page as shown: only the selected panel, only the summary. The page's main text is
 /// its content, every panel and every folded part of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -508,17 +556,20 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
     render_as(tree, wants, Panels::Selected)
 }
 
-/// Whether the page has a tab panel or a closed `details`, so that its main text may read more
-/// than the person's view.
+/// Whether the page has a tab panel, a collapsed toggle or a closed `details`, so that its main
+/// text may read more than the person's view.
 pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
-    tree.obs
-        .nodes
-        .iter()
-        .any(|n| is_tab_panel(n) || (n.tag() == "details" && !n.has_attr("open")))
+    tree.obs.nodes.iter().any(|n| {
+        is_tab_panel(n) || is_collapsed_toggle(n) || (n.tag() == "details" && !n.has_attr("open"))
+    })
 }
 
 pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rendered {
     let n = tree.obs.nodes.len();
+    let collapsed = match panels {
+        Panels::Shown => collapsed_parts(tree),
+        Panels::Selected => HashSet::new(),
+    };
     let mut out = Out::default();
     let mut range = vec![None; n];
     let mut anchor_pos: Vec<Option<usize>> = vec![None; wants.len()];
@@ -574,7 +625,9 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rend
                 if hides_subtree(node, overflow_is_the_viewports(tree, i), boxes)
                     && !shown_noscript(tree, node)
                 {
-                    if panels == Panels::Selected || !inactive_tab_panel(tree, i) {
+                    if panels == Panels::Selected
+                        || !(inactive_tab_panel(tree, i) || toggled_part(tree, node, &collapsed))
+                    {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }

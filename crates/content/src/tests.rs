@@ -433,6 +433,73 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
 }
 
 #[test]
+fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
+    // An accordion: each question a button that says whether its answer is expanded and names it.
+    let boxless = || {
+        let mut s = disp("block");
+        s.no_box = true;
+        s
+    };
+    let section = |id: &str, expanded: bool, answer: &str, extra: &[(&str, &str)]| {
+        let mut attrs = vec![("id", id)];
+        attrs.extend_from_slice(extra);
+        let T::E(tag, attrs, _, _) = ea("div", &attrs, vec![]) else {
+            unreachable!()
+        };
+        vec![
+            e(
+                "h3",
+                vec![ea(
+                    "button",
+                    &[
+                        ("aria-expanded", if expanded { "true" } else { "false" }),
+                        ("aria-controls", id),
+                    ],
+                    vec![x(&format!("Question {id}"))],
+                )],
+            ),
+            T::E(
+                tag,
+                attrs,
+                Some(disp(if expanded { "block" } else { "none" })),
+                vec![es(
+                    "p",
+                    if expanded { disp("block") } else { boxless() },
+                    vec![x(answer)],
+                )],
+            ),
+        ]
+    };
+    let mut body = vec![e("p", vec![x("FAQ")])];
+    body.extend(section("a1", true, "open answer", &[]));
+    body.extend(section("a2", false, "folded answer", &[]));
+    // A collapsed menu button's menu stays out, and so does a part that is hidden for another
+    // reason than being folded.
+    body.extend(section("m1", false, "menu items", &[("role", "menu")]));
+    body.extend(section("m2", false, "inert part", &[("inert", "")]));
+    // A hidden element nobody's toggle names stays hidden.
+    body.push(es("div", disp("none"), vec![x("plain hidden")]));
+    let obs = page(body);
+    let tree = obs.check().unwrap();
+    assert!(render::folds_content(&tree));
+    let text = |panels| {
+        render::render_as(&tree, &[], panels)
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        text(render::Panels::Shown),
+        "FAQ Question a1 open answer Question a2 folded answer Question m1 Question m2"
+    );
+    assert_eq!(
+        text(render::Panels::Selected),
+        "FAQ Question a1 open answer Question a2 Question m1 Question m2"
+    );
+}
+
+#[test]
 fn r2_the_bodys_overflow_is_the_viewports() {
     // A body of no height with `overflow: hidden` (its content floats or is positioned out of
     // it): the body's overflow is the viewport's, so nothing of it is clipped.
