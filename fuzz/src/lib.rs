@@ -15,6 +15,8 @@ const TAGS: &[&str] = &[
     // What the Markdown reads (crates/content/src/markdown.rs).
     "ol", "blockquote", "code", "img", "tr", "th", "thead", "tbody", "h6", "hr", "figure", "kbd",
     "caption", "dl", "dd",
+    // What the main text unfolds (render.rs, R2's exceptions).
+    "details", "summary",
 ];
 /// Computed `content` values as browsers serialize them (strings with escapes, attr(), counters,
 /// images with alternative text), and broken ones.
@@ -92,6 +94,13 @@ const ATTRS: &[(&str, &str)] = &[
     ("start", "-4"),
     ("class", "language-rust"),
     ("data-lang", "py`thon"),
+    // Folded parts: tab panels, toggles and what they name (render.rs, R2's exceptions).
+    ("role", "tabpanel"),
+    ("aria-expanded", "false"),
+    ("aria-controls", "comments"),
+    ("aria-controls", "comments  x y"),
+    ("open", ""),
+    ("class", "dropdown"),
 ];
 
 fn text(u: &mut Unstructured) -> Result<String> {

@@ -14,7 +14,7 @@ use crate::*;
 const TAGS: &[&str] = &[
     "div", "p", "a", "span", "br", "main", "article", "section", "li", "ul", "td", "tr", "table",
     "pre", "h1", "h2", "nav", "aside", "footer", "script", "b", "button", "svg", "text", "tspan",
-    "textarea", "input",
+    "textarea", "input", "details", "summary",
 ];
 const DISPLAYS: &[&str] = &[
     "block",
@@ -30,7 +30,7 @@ const DISPLAYS: &[&str] = &[
 ];
 const WHITE_SPACES: &[&str] = &["pre", "pre-wrap", "pre-line", "normal", "break-spaces"];
 const CLASSES: &[&str] = &[
-    "content", "comment", "related", "nav", "post", "sidebar", "",
+    "content", "comment", "related", "nav", "post", "sidebar", "", "dropdown",
 ];
 /// Computed `content` values as browsers serialize them, and broken ones.
 const CONTENTS: &[&str] = &[
@@ -64,7 +64,8 @@ fn text() -> impl Strategy<Value = String> {
 
 /// An element: tag, display, white-space, class (indices into the tables above), style flags, and
 /// extras (bit 0: a ::before, bit 1: an ::after, bit 2: a closed shadow root, bits 3–5: which
-/// content).
+/// content, bit 6: an id, and a tab panel's role on odd tags, bit 7: a collapsed toggle naming the
+/// next node: R2's folded parts).
 type ElementSpec = (usize, Option<usize>, Option<usize>, usize, u8, u8);
 
 #[derive(Debug, Clone)]
@@ -126,6 +127,16 @@ fn observation(
                 }
                 if flags & 0x80 != 0 {
                     attrs.insert("hidden".to_owned(), String::new());
+                }
+                if extras & 0x40 != 0 {
+                    attrs.insert("id".to_owned(), format!("e{i}"));
+                    if tag % 2 == 1 {
+                        attrs.insert("role".to_owned(), "tabpanel".to_owned());
+                    }
+                }
+                if extras & 0x80 != 0 {
+                    attrs.insert("aria-expanded".to_owned(), "false".to_owned());
+                    attrs.insert("aria-controls".to_owned(), format!("e{}", i + 1));
                 }
                 let style = display.map(|d| Style {
                     display: Some(DISPLAYS[d].to_owned()),
@@ -277,11 +288,13 @@ proptest! {
         let json = serde_json::to_string(&obs).unwrap();
         let parsed = Observation::from_json(&json).unwrap();
         let tree = parsed.check().unwrap();
-        let r = render::render(&tree, &[]);
-        for span in r.range.iter().flatten() {
-            let (a, b) = *span;
-            prop_assert!(a <= b && b <= r.text.len());
-            prop_assert!(r.text.is_char_boundary(a) && r.text.is_char_boundary(b));
+        for panels in [render::Panels::Selected, render::Panels::Shown] {
+            let r = render::render_as(&tree, &[], panels);
+            for span in r.range.iter().flatten() {
+                let (a, b) = *span;
+                prop_assert!(a <= b && b <= r.text.len());
+                prop_assert!(r.text.is_char_boundary(a) && r.text.is_char_boundary(b));
+            }
         }
         match build_reading(&parsed, "2026-11-29T00:00:00Z") {
             Ok(reading) => {
