@@ -16,7 +16,9 @@
 //!   `r2_the_bodys_overflow_is_the_viewports`), or a `clip-path` that leaves nothing
 //!   (`inset(50%)`, `circle(0)`). Except an inactive tab panel
 //!   (`r2_an_inactive_tab_panel_renders_beside_the_selected_one`): an element of `role="tabpanel"`
-//!   hidden only by `hidden`, `aria-hidden` or `display: none` while a sibling panel shows. The ARIA
+//!   hidden the ways pages fold a part away (`hidden`, `aria-hidden`, `display: none`, a box
+//!   collapsed to no height or no box; not `inert`, opacity 0, off-screen or
+//!   `content-visibility: hidden`) while a sibling panel shows. The ARIA
 //!   tabs pattern hides every panel but the selected one, and the others hold the page's content one
 //!   click away (the same sample in another language, the steps for another system), so in the
 //!   page's main text (not in what the person points at, which is the page as shown: `Panels`) such
@@ -227,8 +229,9 @@ fn holds_popup(tree: &Tree<'_>, node: &Node) -> bool {
     is_popup(node) || node.kids.iter().any(|&k| is_popup(tree.node(k as usize)))
 }
 
-/// Nothing hides the element but what folds a part away (`hidden`, `aria-hidden`, `display:
-/// none`): not `inert`, not the extension's own UI, not transparent, off-screen or skipped.
+/// The element is hidden, if at all, the ways pages fold a part away (`hidden`, `aria-hidden`,
+/// `display: none`, a box collapsed to no height or no box), not by what hides for good: `inert`,
+/// the extension's own UI, opacity 0, off-screen, `content-visibility: hidden`.
 fn hidden_only_as_folded(node: &Node) -> bool {
     !node.has_attr("inert")
         && !node.has_attr("data-apc-ui")
@@ -243,8 +246,8 @@ fn unfolds(tree: &Tree<'_>, node: &Node) -> bool {
     node.tag() == "details" && !node.has_attr("open") && !holds_popup(tree, node)
 }
 
-/// R2's exception: the element at `i` is a tab panel that nothing hides but what hides an
-/// unselected panel, beside a sibling panel that shows.
+/// R2's exception: the element at `i` is a tab panel hidden only as folded
+/// ([`hidden_only_as_folded`]), beside a sibling panel that shows.
 fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
     let node = tree.node(i);
     if !is_tab_panel(node) || !hidden_only_as_folded(node) {
