@@ -107,7 +107,7 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
                 "the page text is of another page than the reading".into(),
             ));
         }
-        let r = render::render_as(&tree, &[], render::Panels::Shown);
+        let r = render::render_as(&tree, &[], render::View::Unfolded);
         let base = json_len(&PageReading {
             page_text: None,
             truncated: Some(true),
@@ -148,7 +148,7 @@ pub fn page_text_for(obs: &Observation, pointed: &PageReading) -> Result<PageTex
 #[doc(hidden)]
 pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usize), ContentError> {
     let tree = obs.check()?;
-    let r = render::render_as(&tree, &[], render::Panels::Shown);
+    let r = render::render_as(&tree, &[], render::View::Unfolded);
     let roads = main_text::roads(&tree, &r);
     Ok((
         roads.article,
@@ -158,12 +158,12 @@ pub fn main_text_roads(obs: &Observation) -> Result<(String, String, usize, usiz
     ))
 }
 
-/// The page as HTML with only what renders (R1–R3: hidden parts removed; inactive tab panels kept,
+/// The page as HTML with only what renders (R1–R3: hidden parts removed; folded parts kept,
 /// as the main text reads them), for an HTML-only extractor to read what the main text reads
 /// (measured beside the rules by `scripts/bench/wcxb.mjs`).
 pub fn visible_html(obs: &Observation) -> Result<String, ContentError> {
     let tree = obs.check()?;
-    let r = render::render_as(&tree, &[], render::Panels::Shown);
+    let r = render::render_as(&tree, &[], render::View::Unfolded);
     Ok(visible_html::visible_html(&tree, &r))
 }
 
@@ -283,10 +283,10 @@ fn reading_of(
     let room = READING_MAX_BYTES
         .checked_sub(base + r#","page_text":"""#.len())
         .ok_or(ContentError::TooLarge("reading"))?;
-    // The main text reads every tab panel and closed `details` (R2's exceptions), the pointed part
-    // only the page as shown.
+    // The main text reads what the page folds away (R2's exceptions), the pointed part only the
+    // page as shown.
     let shown =
-        render::folds_content(&tree).then(|| render::render_as(&tree, &[], render::Panels::Shown));
+        render::folds_content(&tree).then(|| render::render_as(&tree, &[], render::View::Unfolded));
     let r = shown.as_ref().unwrap_or(&r);
     let (main, ranges) = main_text::main_text_and_ranges(&tree, r);
     let kept = cut_front(&main, room);

@@ -288,8 +288,8 @@ proptest! {
         let json = serde_json::to_string(&obs).unwrap();
         let parsed = Observation::from_json(&json).unwrap();
         let tree = parsed.check().unwrap();
-        for panels in [render::Panels::Selected, render::Panels::Shown] {
-            let r = render::render_as(&tree, &[], panels);
+        for view in [render::View::AsShown, render::View::Unfolded] {
+            let r = render::render_as(&tree, &[], view);
             for span in r.range.iter().flatten() {
                 let (a, b) = *span;
                 prop_assert!(a <= b && b <= r.text.len());

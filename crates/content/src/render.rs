@@ -21,7 +21,7 @@
 //!   `content-visibility: hidden`) while a sibling panel shows. The ARIA
 //!   tabs pattern hides every panel but the selected one, and the others hold the page's content one
 //!   click away (the same sample in another language, the steps for another system), so in the
-//!   page's main text (not in what the person points at, which is the page as shown: `Panels`) such
+//!   page's main text (not in what the person points at, which is the page as shown: `View`) such
 //!   a panel renders as a block where it stands, and inside it the facts of boxes (no box, no area,
 //!   off-screen) are not read: no descendant of a `display: none` element has a box. Likewise what
 //!   a closed `details` holds besides its summary (`r2_a_closed_details_is_read_whole_in_the_main_text`),
@@ -290,7 +290,7 @@ fn toggled_part(tree: &Tree<'_>, node: &Node, collapsed: &HashSet<&str>) -> bool
 
 /// R1 and R2: the element and everything in it render no text (`viewport_overflow`: its
 /// overflow is the viewport's, [`overflow_is_the_viewports`]; `boxes`: whether the facts of its
-/// box mean anything, not inside an inactive tab panel).
+/// box mean anything, not inside a folded part).
 pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool, boxes: bool) -> bool {
     let tag = node.tag();
     if NEVER_RENDERED.contains(&tag) {
@@ -538,25 +538,25 @@ pub(crate) struct Want {
 }
 
 enum Step {
-    /// An element or text to write; the flag: whether its box facts mean anything (false inside an
-    /// inactive tab panel).
+    /// An element or text to write; the flag: whether its box facts mean anything (false inside a
+    /// folded part).
     Enter(usize, Ws, bool),
     Exit(usize, Layout, usize, Ws),
 }
 
-/// Whether what the page folds away renders (R2's exceptions): inactive tab panels, what a closed
-/// `details` holds and what a collapsed toggle folds. What the person sees (the pointed text, its context, what a selection
-/// holds) is the page as shown: only the selected panel, only the summary. The page's main text is
-/// its content, every panel and every folded part of it.
+/// Which page a render writes (R2's exceptions). What the person sees (the pointed text, its
+/// context, what a selection holds) is the page as shown: only the selected tab panel, only a closed
+/// `details`' summary. The page's main text is its content: every panel and every folded part
+/// (what a closed `details` holds, what a collapsed toggle folds) besides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Panels {
-    Shown,
-    Selected,
+pub(crate) enum View {
+    AsShown,
+    Unfolded,
 }
 
-/// The page as the person sees it: inactive tab panels do not render.
+/// The page as the person sees it: folded parts do not render.
 pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
-    render_as(tree, wants, Panels::Selected)
+    render_as(tree, wants, View::AsShown)
 }
 
 /// Whether the page has a tab panel, a collapsed toggle or a closed `details`, so that its main
@@ -567,11 +567,11 @@ pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
     })
 }
 
-pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rendered {
+pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered {
     let n = tree.obs.nodes.len();
-    let collapsed = match panels {
-        Panels::Shown => collapsed_parts(tree),
-        Panels::Selected => HashSet::new(),
+    let collapsed = match view {
+        View::Unfolded => collapsed_parts(tree),
+        View::AsShown => HashSet::new(),
     };
     let mut out = Out::default();
     let mut range = vec![None; n];
@@ -628,7 +628,7 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rend
                 if hides_subtree(node, overflow_is_the_viewports(tree, i), boxes)
                     && !shown_noscript(tree, node)
                 {
-                    if panels == Panels::Selected
+                    if view == View::AsShown
                         || !(inactive_tab_panel(tree, i) || toggled_part(tree, node, &collapsed))
                     {
                         place_inside(&mut anchor_pos, i, here);
@@ -656,7 +656,7 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], panels: Panels) -> Rend
                 stack.push(Step::Exit(i, lay, start, ws));
                 // R2's other exception: a closed `details` shows only its summary; the browser
                 // lays the rest out in no box, and the main text reads it.
-                let boxes = boxes && !(panels == Panels::Shown && unfolds(tree, node));
+                let boxes = boxes && !(view == View::Unfolded && unfolds(tree, node));
                 for &k in node.kids.iter().rev() {
                     stack.push(Step::Enter(k as usize, ws, boxes));
                 }

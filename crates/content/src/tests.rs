@@ -330,13 +330,13 @@ fn r2_an_inactive_tab_panel_renders_beside_the_selected_one() {
         es("p", boxless("block"), vec![x("no box")]),
     ]);
     let tree = obs.check().unwrap();
-    let text = |panels| render::render_as(&tree, &[], panels).text.trim().to_owned();
+    let text = |view| render::render_as(&tree, &[], view).text.trim().to_owned();
     // The main text reads every panel; what the person points at is the page as shown.
     assert_eq!(
-        text(render::Panels::Shown),
+        text(render::View::Unfolded),
         "Install\n\npip install it\n\nnpm install it\n\ngem install it"
     );
-    assert_eq!(text(render::Panels::Selected), "Install\n\npip install it");
+    assert_eq!(text(render::View::AsShown), "Install\n\npip install it");
     assert!(render::folds_content(&tree));
     // The reading: its page text holds the panels, a selection of the whole page does not.
     let r = reading(&select(obs.clone(), "Install", "pip install it"));
@@ -374,12 +374,12 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
     };
     let obs = page(vec![e("p", vec![x("Intro")]), details(false)]);
     let tree = obs.check().unwrap();
-    let text = |panels| render::render_as(&tree, &[], panels).text.trim().to_owned();
+    let text = |view| render::render_as(&tree, &[], view).text.trim().to_owned();
     assert_eq!(
-        text(render::Panels::Shown),
+        text(render::View::Unfolded),
         "Intro\n\nShow the example\n\nfolded example"
     );
-    assert_eq!(text(render::Panels::Selected), "Intro\n\nShow the example");
+    assert_eq!(text(render::View::AsShown), "Intro\n\nShow the example");
     assert!(render::folds_content(&tree));
     // A details used as a dropdown menu stays folded: a menu is no content when open either.
     for (class, role) in [("select-menu details-overlay", None), ("", Some("menu"))] {
@@ -413,7 +413,7 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
         ]);
         let tree = obs.check().unwrap();
         assert_eq!(
-            render::render_as(&tree, &[], render::Panels::Shown)
+            render::render_as(&tree, &[], render::View::Unfolded)
                 .text
                 .trim(),
             "Intro\n\nLanguage",
@@ -425,7 +425,7 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
     let tree = obs.check().unwrap();
     assert!(!render::folds_content(&tree));
     assert_eq!(
-        render::render_as(&tree, &[], render::Panels::Shown)
+        render::render_as(&tree, &[], render::View::Unfolded)
             .text
             .trim(),
         "Show the example\n\nfolded example"
@@ -482,19 +482,19 @@ fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
     let obs = page(body);
     let tree = obs.check().unwrap();
     assert!(render::folds_content(&tree));
-    let text = |panels| {
-        render::render_as(&tree, &[], panels)
+    let text = |view| {
+        render::render_as(&tree, &[], view)
             .text
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ")
     };
     assert_eq!(
-        text(render::Panels::Shown),
+        text(render::View::Unfolded),
         "FAQ Question a1 open answer Question a2 folded answer Question m1 Question m2"
     );
     assert_eq!(
-        text(render::Panels::Selected),
+        text(render::View::AsShown),
         "FAQ Question a1 open answer Question a2 Question m1 Question m2"
     );
 }
