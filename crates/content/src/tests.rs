@@ -28,6 +28,20 @@ pub(crate) fn ea(tag: &str, attrs: &[(&str, &str)], kids: Vec<T>) -> T {
 pub(crate) fn es(tag: &str, style: Style, kids: Vec<T>) -> T {
     T::E(tag.into(), vec![], Some(style), kids)
 }
+/// An element with attributes and a recorded style.
+pub(crate) fn eas(tag: &str, attrs: &[(&str, &str)], style: Style, kids: Vec<T>) -> T {
+    let T::E(tag, attrs, _, kids) = ea(tag, attrs, kids) else {
+        unreachable!("ea makes an element")
+    };
+    T::E(tag, attrs, Some(style), kids)
+}
+/// A style of `display` whose box is missing (what the collector records inside a folded part).
+pub(crate) fn boxless(d: &str) -> Style {
+    Style {
+        no_box: true,
+        ..disp(d)
+    }
+}
 pub(crate) fn x(text: &str) -> T {
     T::X(text.into())
 }
@@ -273,21 +287,13 @@ fn r2_computed_style_facts_hide_subtrees() {
 fn r2_an_inactive_tab_panel_renders_beside_the_selected_one() {
     // An unselected panel as the collector records it: `display: none`, and every element inside
     // it without a box (nothing in a display:none subtree has one).
-    let boxless = |d: &str| {
-        let mut s = disp(d);
-        s.no_box = true;
-        s
-    };
     let panel = |attrs: &[(&str, &str)], display: &str, text: &str| {
         let mut all = vec![("role", "tabpanel")];
         all.extend_from_slice(attrs);
-        let T::E(tag, attrs, _, _) = ea("div", &all, vec![]) else {
-            unreachable!()
-        };
-        T::E(
-            tag,
-            attrs,
-            Some(disp(display)),
+        eas(
+            "div",
+            &all,
+            disp(display),
             vec![es(
                 "p",
                 if display == "none" {
@@ -348,25 +354,21 @@ fn r2_an_inactive_tab_panel_renders_beside_the_selected_one() {
 fn r2_a_closed_details_is_read_whole_in_the_main_text() {
     // Closed, the browser lays out only the summary; the rest has no box (the collector records
     // `no_box` on each element of it).
-    let boxless = || {
-        let mut s = disp("block");
-        s.no_box = true;
-        s
-    };
     let details = |open: bool| {
         let attrs: &[(&str, &str)] = if open { &[("open", "")] } else { &[] };
-        let T::E(tag, attrs, _, _) = ea("details", attrs, vec![]) else {
-            unreachable!()
-        };
-        T::E(
-            tag,
+        eas(
+            "details",
             attrs,
-            Some(disp("block")),
+            disp("block"),
             vec![
                 es("summary", disp("list-item"), vec![x("Show the example")]),
                 es(
                     "p",
-                    if open { disp("block") } else { boxless() },
+                    if open {
+                        disp("block")
+                    } else {
+                        boxless("block")
+                    },
                     vec![x("folded example")],
                 ),
             ],
@@ -388,25 +390,19 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
             attrs.push(("class", class));
         }
         let menu_attrs: Vec<(&str, &str)> = role.map(|r| ("role", r)).into_iter().collect();
-        let T::E(tag, attrs, _, _) = ea("details", &attrs, vec![]) else {
-            unreachable!()
-        };
-        let T::E(mtag, mattrs, _, _) = ea("div", &menu_attrs, vec![]) else {
-            unreachable!()
-        };
         let obs = page(vec![
             e("p", vec![x("Intro")]),
-            T::E(
-                tag,
-                attrs,
-                Some(disp("block")),
+            eas(
+                "details",
+                &attrs,
+                disp("block"),
                 vec![
                     es("summary", disp("list-item"), vec![x("Language")]),
-                    T::E(
-                        mtag,
-                        mattrs,
-                        Some(boxless()),
-                        vec![es("p", boxless(), vec![x("Abkhazian Afar")])],
+                    eas(
+                        "div",
+                        &menu_attrs,
+                        boxless("block"),
+                        vec![es("p", boxless("block"), vec![x("Abkhazian Afar")])],
                     ),
                 ],
             ),
@@ -421,7 +417,10 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
         );
     }
     // Open, nothing is folded; a box-less element outside a closed details stays hidden.
-    let obs = page(vec![details(true), es("p", boxless(), vec![x("no box")])]);
+    let obs = page(vec![
+        details(true),
+        es("p", boxless("block"), vec![x("no box")]),
+    ]);
     let tree = obs.check().unwrap();
     assert!(!render::folds_content(&tree));
     assert_eq!(
@@ -435,17 +434,9 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
 #[test]
 fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
     // An accordion: each question a button that says whether its answer is expanded and names it.
-    let boxless = || {
-        let mut s = disp("block");
-        s.no_box = true;
-        s
-    };
     let section = |id: &str, expanded: bool, answer: &str, extra: &[(&str, &str)]| {
         let mut attrs = vec![("id", id)];
         attrs.extend_from_slice(extra);
-        let T::E(tag, attrs, _, _) = ea("div", &attrs, vec![]) else {
-            unreachable!()
-        };
         vec![
             e(
                 "h3",
@@ -458,13 +449,17 @@ fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
                     vec![x(&format!("Question {id}"))],
                 )],
             ),
-            T::E(
-                tag,
-                attrs,
-                Some(disp(if expanded { "block" } else { "none" })),
+            eas(
+                "div",
+                &attrs,
+                disp(if expanded { "block" } else { "none" }),
                 vec![es(
                     "p",
-                    if expanded { disp("block") } else { boxless() },
+                    if expanded {
+                        disp("block")
+                    } else {
+                        boxless("block")
+                    },
                     vec![x(answer)],
                 )],
             ),

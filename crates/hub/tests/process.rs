@@ -281,22 +281,18 @@ fn a_stop_right_after_the_first_line_is_heard() {
         for _ in 0..20 {
             let dir = tempfile::tempdir().unwrap();
             let (mut child, _) = spawn(dir.path(), &[]);
+            let pid = child.id() as i32;
             // SAFETY: kill sends a signal to the child this test started and still owns.
-            assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-            let deadline = std::time::Instant::now() + Duration::from_secs(10);
-            let status = loop {
-                if let Some(status) = child.try_wait().unwrap() {
-                    break Some(status);
-                }
-                if std::time::Instant::now() > deadline {
-                    break None;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            };
+            assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+            // Waits for the exit itself, on a thread, for at most 10 s.
+            let (exited, exit) = std::sync::mpsc::channel();
+            let waiter = std::thread::spawn(move || exited.send(child.wait().unwrap()));
+            let status = exit.recv_timeout(Duration::from_secs(10)).ok();
             if status.is_none() {
-                let _ = child.kill();
-                let _ = child.wait();
+                // SAFETY: as above; the waiter reaps it.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
             }
+            let _ = waiter.join();
             assert!(
                 status.is_some_and(|s| s.success()),
                 "the hub did not stop on SIGTERM within 10 s: {status:?}"
