@@ -313,6 +313,18 @@ proptest! {
         }
     }
 
+    /// The reading renders its main text a second time only where `folds_content` says a part is
+    /// folded away; where it says none is, the page as shown must be the whole page.
+    #[test]
+    fn both_views_agree_where_nothing_folds(obs in observations()) {
+        let tree = obs.check().unwrap();
+        if !render::folds_content(&tree) {
+            let shown = render::render_as(&tree, &[], render::View::AsShown).text;
+            let unfolded = render::render_as(&tree, &[], render::View::Unfolded).text;
+            prop_assert_eq!(shown, unfolded);
+        }
+    }
+
     #[test]
     fn any_json_is_an_observation_or_an_error(raw in ".{0,200}") {
         if let Ok(obs) = Observation::from_json(&raw) {

@@ -559,11 +559,19 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
     render_as(tree, wants, View::AsShown)
 }
 
-/// Whether the page has a tab panel, a collapsed toggle or a closed `details`, so that its main
-/// text may read more than the person's view.
+/// Whether the page folds a part away that its main text reads (R2's exceptions: a closed
+/// `details` that is no dropdown, a hidden tab panel beside a shown one, a hidden part a collapsed
+/// toggle names), so that [`View::Unfolded`] may render more than [`View::AsShown`]. When it does
+/// not, both views are the same text and the reading renders once
+/// (`both_views_agree_where_nothing_folds`). A folded part inside another counts even where its
+/// own box facts would not hide it: the check errs towards a second render, never against.
 pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
-    tree.obs.nodes.iter().any(|n| {
-        is_tab_panel(n) || is_collapsed_toggle(n) || (n.tag() == "details" && !n.has_attr("open"))
+    let collapsed = collapsed_parts(tree);
+    (0..tree.obs.nodes.len()).any(|i| {
+        let node = tree.node(i);
+        unfolds(tree, node)
+            || ((inactive_tab_panel(tree, i) || toggled_part(tree, node, &collapsed))
+                && hides_subtree(node, overflow_is_the_viewports(tree, i), true))
     })
 }
 

@@ -495,6 +495,60 @@ fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
 }
 
 #[test]
+fn r2_a_page_that_folds_nothing_away_renders_once() {
+    // Tab panels, toggles and `details` that fold nothing the main text reads: a lone panel that
+    // shows, a menu button's collapsed menu, a toggle naming an inert part or a part that shows,
+    // an open `details`. The unfolded view would be the page as shown, so the reading does not
+    // render it.
+    let toggle = |id: &str| {
+        ea(
+            "button",
+            &[("aria-expanded", "false"), ("aria-controls", id)],
+            vec![x("Toggle")],
+        )
+    };
+    let body = || {
+        vec![
+            ea("div", &[("role", "tabpanel")], vec![x("the one panel")]),
+            toggle("m1"),
+            eas(
+                "ul",
+                &[("id", "m1"), ("role", "menu")],
+                disp("none"),
+                vec![e("li", vec![x("menu item")])],
+            ),
+            toggle("m2"),
+            eas(
+                "div",
+                &[("id", "m2"), ("inert", "")],
+                disp("none"),
+                vec![x("inert")],
+            ),
+            toggle("m3"),
+            ea("div", &[("id", "m3")], vec![x("shown anyway")]),
+            ea(
+                "details",
+                &[("open", "")],
+                vec![
+                    e("summary", vec![x("Open")]),
+                    e("p", vec![x("what it holds")]),
+                ],
+            ),
+        ]
+    };
+    let obs = page(body());
+    assert!(!render::folds_content(&obs.check().unwrap()));
+    // One closed `details` is enough to read the page a second time.
+    let mut more = body();
+    more.push(e(
+        "details",
+        vec![e("summary", vec![x("Closed")]), e("p", vec![x("folded")])],
+    ));
+    let obs = page(more);
+    assert!(render::folds_content(&obs.check().unwrap()));
+}
+
+#[test]
 fn r2_the_bodys_overflow_is_the_viewports() {
     // A body of no height with `overflow: hidden` (its content floats or is positioned out of
     // it): the body's overflow is the viewport's, so nothing of it is clipped.
