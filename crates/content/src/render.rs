@@ -288,6 +288,13 @@ fn toggled_part(tree: &Tree<'_>, node: &Node, collapsed: &HashSet<&str>) -> bool
         && !holds_popup(tree, node)
 }
 
+/// R2's exceptions an element is by itself, whatever hides it: an inactive tab panel or a part a
+/// collapsed toggle folds (`collapsed`: [`collapsed_parts`]). The render reads such a part in the
+/// unfolded view, and [`folds_content`] asks the same question.
+fn folded_part(tree: &Tree<'_>, i: usize, collapsed: &HashSet<&str>) -> bool {
+    inactive_tab_panel(tree, i) || toggled_part(tree, tree.node(i), collapsed)
+}
+
 /// R1 and R2: the element and everything in it render no text (`viewport_overflow`: its
 /// overflow is the viewport's, [`overflow_is_the_viewports`]; `boxes`: whether the facts of its
 /// box mean anything, not inside a folded part).
@@ -570,7 +577,7 @@ pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
     (0..tree.obs.nodes.len()).any(|i| {
         let node = tree.node(i);
         unfolds(tree, node)
-            || ((inactive_tab_panel(tree, i) || toggled_part(tree, node, &collapsed))
+            || (folded_part(tree, i, &collapsed)
                 && hides_subtree(node, overflow_is_the_viewports(tree, i), true))
     })
 }
@@ -636,9 +643,7 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
                 if hides_subtree(node, overflow_is_the_viewports(tree, i), boxes)
                     && !shown_noscript(tree, node)
                 {
-                    if view == View::AsShown
-                        || !(inactive_tab_panel(tree, i) || toggled_part(tree, node, &collapsed))
-                    {
+                    if view == View::AsShown || !folded_part(tree, i, &collapsed) {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }
