@@ -912,6 +912,13 @@ fn clean_alt(raw: &str) -> String {
 /// (`crate::POINTED_MAX_BYTES`, 64 KiB, half again.)
 pub const POINTED_MARKDOWN_MAX_BYTES: usize = 96 * 1024;
 
+/// Most bytes of JSON-escaped Markdown of each side of the context. C1's plain stretch is
+/// [`crate::CONTEXT_CHARS`] characters, but its Markdown also carries every link's and image's
+/// address: a stretch of a product page's gallery (hundreds of images, each a long address, no
+/// text) came to 525 KB and the reading could not be made at all. Each side keeps the part
+/// nearest the pointed text (MD6: `before` its end, `after` its start).
+pub const CONTEXT_MARKDOWN_MAX_BYTES: usize = 16 * 1024;
+
 /// The Markdown of a reading's pointed part (the range `pointed` of the rendered text: for a
 /// drop the whole pointed block) and its context (`before`, `after`).
 pub(crate) fn reading_markdown(
@@ -931,10 +938,28 @@ pub(crate) fn reading_markdown(
     if pointed_md.is_char_boundary(cut) {
         pointed_md.truncate(cut);
     }
+    let mut before_md = markdown(tree, r, &[before], links);
+    let start = apc_core::markdown::cut_start(
+        &before_md,
+        CONTEXT_MARKDOWN_MAX_BYTES,
+        apc_core::js::json_char_len,
+    );
+    if before_md.is_char_boundary(start) {
+        before_md.drain(..start);
+    }
+    let mut after_md = markdown(tree, r, &[after], links);
+    let end = apc_core::markdown::cut_point(
+        &after_md,
+        CONTEXT_MARKDOWN_MAX_BYTES,
+        apc_core::js::json_char_len,
+    );
+    if after_md.is_char_boundary(end) {
+        after_md.truncate(end);
+    }
     apc_core::page_link::ReadingMarkdown {
         pointed: pointed_md,
-        before: markdown(tree, r, &[before], links),
-        after: markdown(tree, r, &[after], links),
+        before: before_md,
+        after: after_md,
         page: None,
     }
 }

@@ -470,3 +470,51 @@ fn the_pointed_markdown_cap_is_p3s_half_again() {
         crate::POINTED_MAX_BYTES * 3 / 2
     );
 }
+
+#[test]
+fn md_context_keeps_the_part_nearest_the_point_within_its_cap() {
+    // A product gallery: hundreds of images, each a long address and no text, on both sides of
+    // the pointed title. C1's plain context is a few words; its Markdown carries every image.
+    let gallery = |side: &str| {
+        let imgs = (0..1_500)
+            .map(|i| {
+                let src = format!("/{side}/{i}/{}.jpg", "w".repeat(400));
+                let alt = format!("{side} {i}");
+                ea(
+                    "img",
+                    &[("alt", alt.as_str()), ("src", src.as_str())],
+                    vec![],
+                )
+            })
+            .collect();
+        e("div", imgs)
+    };
+    let body = vec![
+        e("p", vec![x("Shirts")]),
+        gallery("before"),
+        e("p", vec![x("Sizes")]),
+        e("h1", vec![x("Staple Classic")]),
+        e("p", vec![x("Care")]),
+        gallery("after"),
+        e("p", vec![x("Wash")]),
+    ];
+    let r = md_reading(body, "Staple", "Classic");
+    let md = r.markdown.clone().unwrap();
+    let escaped = |s: &str| s.chars().map(apc_core::js::json_char_len).sum::<usize>();
+    assert_eq!(r.context.before, "Shirts\n\nSizes");
+    assert_eq!(r.context.after, "Care\n\nWash");
+    for side in [&md.before, &md.after] {
+        assert!(escaped(side) <= crate::markdown::CONTEXT_MARKDOWN_MAX_BYTES);
+        assert!(escaped(side) > crate::markdown::CONTEXT_MARKDOWN_MAX_BYTES / 2);
+    }
+    // Each side keeps what lies nearest the title, starting or ending with a whole image.
+    assert!(md.before.ends_with("Sizes"), "{}", &md.before);
+    assert!(md.before.contains("![before 1499]"));
+    assert!(!md.before.contains("Shirts"));
+    assert!(md.before.starts_with("![before "), "{}", &md.before[..80]);
+    assert!(md.after.starts_with("Care"), "{}", &md.after[..80]);
+    assert!(md.after.contains("![after 0]"));
+    assert!(md.after.trim_end().ends_with(".jpg)"), "{}", &md.after);
+    assert!(!md.after.contains("Wash"));
+    assert!(serde_json::to_vec(&r).unwrap().len() <= apc_core::page_link::READING_MAX_BYTES);
+}

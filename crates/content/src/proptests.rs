@@ -325,6 +325,25 @@ proptest! {
         }
     }
 
+    /// MD6's cuts, from either end, fit their cap and fall on a character boundary, whatever
+    /// mix of fences, links, escapes and wide characters the Markdown holds.
+    #[test]
+    fn markdown_cuts_fit_their_cap_on_char_boundaries(
+        text in "[a-z \n`!\\[\\]()\\\\é€]{0,160}",
+        max in 0usize..120,
+    ) {
+        use apc_core::js::json_char_len;
+        use apc_core::markdown::{cut_point, cut_start};
+        let cost = |t: &str| t.chars().map(json_char_len).sum::<usize>();
+        let end = cut_point(&text, max, json_char_len);
+        prop_assert!(text.is_char_boundary(end) && cost(&text[..end]) <= max);
+        let start = cut_start(&text, max, json_char_len);
+        prop_assert!(text.is_char_boundary(start) && cost(&text[start..]) <= max);
+        if cost(&text) <= max {
+            prop_assert_eq!((start, end), (0, text.len()));
+        }
+    }
+
     #[test]
     fn any_json_is_an_observation_or_an_error(raw in ".{0,200}") {
         if let Ok(obs) = Observation::from_json(&raw) {

@@ -19,7 +19,11 @@
 //!   characters dropped, so it cannot end the link early.
 //! - MD6 a cut of Markdown (a page of a reading, or a text cut to fit) falls at a block boundary
 //!   outside any code fence where there is one: the last blank line before the limit, else the
-//!   last line break, else the last space, else the limit itself (a character boundary).
+//!   last line break, else the start of the last link or image (so a run of images with no text
+//!   between them is cut between two of them, never inside one), else the last space, else the
+//!   limit itself (a character boundary). A text cut to keep its end (the context before a
+//!   pointed part) starts likewise: after the first blank line past the limit, else the first
+//!   line break, else the first link or image, else the first space, else the limit.
 
 /// MD1: appends `text` to `out` with every character that could start structure escaped.
 pub fn escape_text_into(text: &str, out: &mut String) {
@@ -234,8 +238,97 @@ pub fn cut_point(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize 
     if let Some(s) = text.get(..limit).and_then(|t| t.rfind(' ')) {
         space = Some(s + 1);
     }
+    let link = text.get(..limit).and_then(|t| {
+        t.rmatch_indices('[')
+            .map(|(i, _)| i)
+            .find_map(|i| link_start(text, i))
+    });
     let good = |p: Option<usize>| p.filter(|&p| p > 0 && 2 * p >= limit);
-    good(blank).or(good(line)).or(good(space)).unwrap_or(limit)
+    good(blank)
+        .or(good(line))
+        .or(good(link))
+        .or(good(space))
+        .unwrap_or(limit)
+}
+
+/// Where the link or image whose `[` is at byte `i` of `text` starts (the `!` of an image), when
+/// that `[` opens one: MD1 escapes every `[` of page text, so an unescaped one (after an even
+/// run of backslashes) is the reader's own, outside code.
+fn link_start(text: &str, i: usize) -> Option<usize> {
+    let before = text.get(..i)?;
+    let slashes = before.len() - before.trim_end_matches('\\').len();
+    if slashes % 2 == 1 {
+        return None;
+    }
+    // An image's `!`, unless it is escaped page text before a link.
+    let bang = before.strip_suffix('!').filter(|b| {
+        let run = b.len() - b.trim_end_matches('\\').len();
+        run % 2 == 0
+    });
+    Some(if bang.is_some() { i - 1 } else { i })
+}
+
+/// MD6 from the other end: where the longest end of `text` of at most `max` bytes (by `cost`, as
+/// in [`cut_point`]) starts, at a block boundary outside any code fence where there is one: after
+/// the first blank line past the limit, else the first line break, else the first space, else the
+/// limit itself. Keeping `&text[cut_start(..)..]` never starts inside a fence, so no fence of the
+/// kept text opens where the whole text closed one.
+pub fn cut_start(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize {
+    let mut used = 0;
+    let mut limit = 0;
+    for (i, c) in text.char_indices().rev() {
+        used += cost(c);
+        if used > max {
+            limit = i + c.len_utf8();
+            break;
+        }
+    }
+    if limit == 0 {
+        return 0;
+    }
+    let (mut blank, mut line) = (None, None);
+    let mut fence: Option<(char, usize)> = None;
+    let mut at = 0;
+    for raw in text.split_inclusive('\n') {
+        let end = at + raw.len();
+        let trimmed = raw.trim_start_matches([' ', '>', '\t']);
+        let ticks = trimmed
+            .chars()
+            .take_while(|&c| c == '`' || c == '~')
+            .count();
+        let first = trimmed.chars().next().unwrap_or(' ');
+        match fence {
+            Some((f, n)) if first == f && ticks >= n && trimmed.trim_end().len() == ticks => {
+                fence = None;
+            }
+            None if ticks >= 3 => fence = Some((first, ticks)),
+            _ => {}
+        }
+        if fence.is_none() && end >= limit && end < text.len() {
+            line = line.or(Some(end));
+            if raw.trim().is_empty() {
+                blank = Some(end);
+                break;
+            }
+        }
+        at = end;
+    }
+    let space = text
+        .get(limit..)
+        .and_then(|t| t.find(' '))
+        .map(|s| limit + s + 1);
+    let link = text.get(limit..).and_then(|t| {
+        t.match_indices('[')
+            .find_map(|(i, _)| link_start(text, limit + i))
+            .filter(|&p| p >= limit)
+    });
+    let kept = text.len() - limit;
+    let good = |p: Option<usize>| p.filter(|&p| p < text.len() && 2 * (text.len() - p) >= kept);
+    good(blank)
+        .or(good(line))
+        .or(good(link))
+        .or(good(space))
+        .unwrap_or(limit)
 }
 
 #[cfg(test)]
@@ -319,5 +412,47 @@ mod tests {
         // No boundary in the second half: a space, else the limit.
         assert_eq!(cut_point("aaaa bbbbbbbb", 10, len), 5);
         assert_eq!(cut_point("ééééé", 5, len), 4);
+    }
+
+    #[test]
+    fn md6_a_kept_end_starts_between_blocks_outside_fences() {
+        let text = "one two\n\n```\na\n\nb\n```\n\nthree four five";
+        let len = |c: char| c.len_utf8();
+        let kept = |max| &text[cut_start(text, max, len)..];
+        // The limit falls in the fence: not at its blank line, but after the fence's own end.
+        assert_eq!(kept(20), "three four five");
+        assert_eq!(kept(29), "```\na\n\nb\n```\n\nthree four five");
+        assert_eq!(kept(1000), text);
+        // No boundary in the kept half: a space, else the limit.
+        assert_eq!(kept(10), "four five");
+        assert_eq!(
+            &"bbbbbbbb aaaaa"[cut_start("bbbbbbbb aaaaa", 10, len)..],
+            "aaaaa"
+        );
+        assert_eq!(
+            &"bbbbbbbb aaaa"[cut_start("bbbbbbbb aaaa", 10, len)..],
+            "bbbbb aaaa"
+        );
+        assert_eq!(cut_start("ééééé", 5, len), 6);
+        assert_eq!(cut_start("", 0, len), 0);
+    }
+
+    #[test]
+    fn md6_a_run_of_images_is_cut_between_two_of_them() {
+        let run = "![a b](https://e.com/1)[c d](https://e.com/2)![e f](https://e.com/3)";
+        let len = |c: char| c.len_utf8();
+        assert_eq!(
+            &run[..cut_point(run, 60, len)],
+            "![a b](https://e.com/1)[c d](https://e.com/2)"
+        );
+        assert_eq!(
+            &run[cut_start(run, 60, len)..],
+            "[c d](https://e.com/2)![e f](https://e.com/3)"
+        );
+        // An escaped bracket is page text, not a link.
+        let text = "x \\![a](https://e.com/1) \\[not a link\\] and more words here";
+        assert_eq!(link_start(text, 4), Some(4));
+        assert_eq!(link_start(text, 26), None);
+        assert_eq!(link_start("a ![b](https://e.com/)", 3), Some(2));
     }
 }
