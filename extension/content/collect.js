@@ -248,7 +248,8 @@ function newCollection(request) {
     selection: null,
     field: null, // the form field pointed at (its selection, or the drop on it): see readField
     closedHosts: [], // pointed elements that host a closed shadow root (out of reach)
-    collapsed: null, // the ids collapsed toggles control (collapsedParts), once read
+    collapsed: null, // the ids collapsed toggles control, by tree (collapsedParts), once read
+    togglesRead: 0, // the toggles collapsedParts has read, in all trees
     anchorOffsets: new Map(), // text node → the offsets of the anchors in it (a long one is kept around them)
     textFrom: new Map(), // text node → where its record's text starts in it, when it was cut at the front
     wsOf: [], // each element's white-space, for its children's records
@@ -459,22 +460,29 @@ function descends(col, node, at) {
   var s = col.nodes[at].style;
   if (!s) return true;
   if (s.opacity0 || s.content_visibility === "hidden") return false;
-  return s.display !== "none" || isTabPanel(node) || (node.id !== "" && collapsedParts(col).has(node.id));
+  return s.display !== "none" || isTabPanel(node) || (node.id !== "" && collapsedParts(col, node).has(node.id));
 }
 
-// The ids collapsed toggles control (at most COLLECT_MAX_TOGGLES toggles), read once, when the
-// walk first meets a display: none element.
+// The ids collapsed toggles control in the tree `node` is in (the document or a shadow root:
+// aria-controls names an element of the toggle's own tree), read once a tree, when the walk
+// first meets a display: none element with an id there; at most COLLECT_MAX_TOGGLES toggles in
+// all the trees together.
 var COLLECT_MAX_TOGGLES = 500;
-function collapsedParts(col) {
-  if (col.collapsed) return col.collapsed;
-  col.collapsed = new Set();
-  var toggles = col.doc.querySelectorAll('[aria-expanded="false"][aria-controls]');
-  for (var i = 0; i < toggles.length && i < COLLECT_MAX_TOGGLES; i++) {
+function collapsedParts(col, node) {
+  var root = node.getRootNode();
+  if (typeof root.querySelectorAll !== "function") root = col.doc;
+  if (!col.collapsed) col.collapsed = new Map();
+  var ids = col.collapsed.get(root);
+  if (ids) return ids;
+  ids = new Set();
+  col.collapsed.set(root, ids);
+  var toggles = root.querySelectorAll('[aria-expanded="false"][aria-controls]');
+  for (var i = 0; i < toggles.length && col.togglesRead < COLLECT_MAX_TOGGLES; i++, col.togglesRead++) {
     toggles[i].getAttribute("aria-controls").split(/\s+/).forEach(function (id) {
-      if (id) col.collapsed.add(id);
+      if (id) ids.add(id);
     });
   }
-  return col.collapsed;
+  return ids;
 }
 
 function isTabPanel(node) {

@@ -263,7 +263,10 @@ fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
 }
 
 /// The ids that collapsed toggles control: `aria-controls` of the elements whose `aria-expanded`
-/// is `false` (an accordion's closed sections, a "read more" part).
+/// is `false` (an accordion's closed sections, a "read more" part), in the document and every
+/// shadow root alike. An id names an element of its own tree; matching across trees only widens,
+/// and the collector goes into a `display: none` part only where a toggle of that part's tree
+/// names it (`collapsedParts` in `collect.js`, one read a tree).
 fn collapsed_parts<'t>(tree: &'t Tree<'_>) -> HashSet<&'t str> {
     tree.obs
         .nodes
