@@ -136,9 +136,9 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, class_weight, hints, in_code, in_heading, is_block, is_heading, is_question_button, len,
-    long_line_share, noise_by_kind, set, strongly_negative, survey, tag_weight, text_without, Page,
-    LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    at, hints, in_code, in_heading, is_block, is_heading, is_question_button, len, long_line_share,
+    noise_by_kind, set, survey, tag_weight, text_without, Page, LONG_LINE, LONG_LINE_SHARE,
+    MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -269,7 +269,7 @@ fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, 
                 continue;
             };
             let entry = entry
-                .get_or_insert_with(|| tag_weight(tree.node(anc).tag()) + class_weight(tree, anc));
+                .get_or_insert_with(|| tag_weight(tree.node(anc).tag()) + page.class_weight(anc));
             *entry += match level {
                 0 => s,
                 1 => s / 2.0,
@@ -960,24 +960,22 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let tree = page.tree;
     let node = tree.node(i);
     let tag = node.tag();
-    if (noise_by_kind(tree, i) && !is_question_button(page, i)) || strongly_negative(tree, i) {
+    if (noise_by_kind(tree, i) && !is_question_button(page, i)) || page.strongly_negative(i) {
         return true;
     }
     if is_part_footer(tree, i) {
         return true;
     }
     // Captions and credits describe a picture, not the text.
-    if (tag == "figcaption" || {
-        let h = hints(tree, i);
-        h.contains("caption") || h.contains("credit")
-    }) && !captions_code(page, i)
+    let h = page.hints(i);
+    if (tag == "figcaption" || h.contains("caption") || h.contains("credit"))
+        && !captions_code(page, i)
         && !numbers_its_figure(page, i)
     {
         return true;
     }
     // A thread's card of who wrote a post and their standing, their signature.
-    let h = hints(tree, i);
-    if region::names_thread_furniture(&h)
+    if region::names_thread_furniture(h)
         || h.contains("signature")
         || region::is_thread_label(page, i)
     {
@@ -1011,7 +1009,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     if is_heading(tag) {
-        if class_weight(tree, i) < 0.0 {
+        if page.class_weight(i) < 0.0 {
             return true;
         }
         // The heading that repeats the page's title is the title, not the text.
@@ -1050,7 +1048,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if in_heading(tree, i) {
         return false;
     }
-    let weight = class_weight(tree, i);
+    let weight = page.class_weight(i);
     if weight + at(fin, i).unwrap_or(0.0) < 0.0
         && !(tag == "dl"
             && weight >= 0.0

@@ -4,6 +4,8 @@
 //! roles, the paragraph size. A leaf of `main_text/`: it names none of its siblings nor its
 //! parent, so the rules' modules import it without a circle.
 
+use std::cell::OnceCell;
+
 use crate::observation::Tree;
 use crate::render::{layout, Layout, Rendered};
 
@@ -278,9 +280,6 @@ pub(super) fn has_ad_token(h: &str) -> bool {
     })
 }
 
-/// The class/id says this is not content, whatever else it says. Never said of the page's
-/// root, body, a declared main or article, or a link (page-wide classes such as a body's
-/// `logged-out unsubscribed` say nothing about the text).
 /// Below a `pre` or `code` element.
 pub(super) fn in_code(tree: &Tree<'_>, i: usize) -> bool {
     tree.ancestors(i)
@@ -288,25 +287,28 @@ pub(super) fn in_code(tree: &Tree<'_>, i: usize) -> bool {
         .any(|j| matches!(tree.node(j).tag(), "pre" | "code"))
 }
 
-pub(super) fn strongly_negative(tree: &Tree<'_>, i: usize) -> bool {
-    if matches!(
-        tree.node(i).tag(),
-        "html" | "body" | "main" | "article" | "a"
-    ) {
+/// The class/id (its [`hints`], `h`) says this is not content, whatever else it says. Never said
+/// of the page's root, body, a declared main or article, or a link (page-wide classes such as a
+/// body's `logged-out unsubscribed` say nothing about the text).
+fn strongly_negative(tree: &Tree<'_>, i: usize, h: &str) -> bool {
+    if h.is_empty()
+        || matches!(
+            tree.node(i).tag(),
+            "html" | "body" | "main" | "article" | "a"
+        )
+    {
         return false;
     }
     // Inside code, class words name the highlighter's tokens (`hljs-comment`), not a part.
     if in_code(tree, i) {
         return false;
     }
-    let h = hints(tree, i);
-    !h.is_empty()
-        && !BODY_NAMES.iter().any(|k| h.contains(k))
-        && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(&h))
+    !BODY_NAMES.iter().any(|k| h.contains(k))
+        && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(h))
 }
 
-pub(super) fn class_weight(tree: &Tree<'_>, i: usize) -> f64 {
-    let v = hints(tree, i);
+/// M2's class/id weight of an element whose [`hints`] are `v`.
+fn class_weight(v: &str) -> f64 {
     let mut w = 0.0;
     {
         {
@@ -314,7 +316,7 @@ pub(super) fn class_weight(tree: &Tree<'_>, i: usize) -> f64 {
             let body = BODY_NAMES.iter().any(|k| v.contains(k));
             let neg = !body
                 && (STRONG_NEGATIVE.iter().any(|k| v.contains(k))
-                    || has_ad_token(&v)
+                    || has_ad_token(v)
                     || (!pos && WEAK_NEGATIVE.iter().any(|k| v.contains(k))));
             if neg {
                 w -= 25.0;
@@ -421,9 +423,30 @@ pub(super) struct Page<'t, 'o, 'r> {
     pub(super) unlikely: Vec<bool>,
     /// Holds a block-level element.
     pub(super) has_block: Vec<bool>,
+    /// Each element's class and id words ([`hints`]), read once: the rules ask for them of the
+    /// same elements many times (scoring, the unlikely parts, every cleaning rule).
+    hints: Vec<OnceCell<String>>,
 }
 
 impl Page<'_, '_, '_> {
+    /// The element's class and id words ([`hints`]).
+    pub(super) fn hints(&self, i: usize) -> &str {
+        match self.hints.get(i) {
+            Some(cell) => cell.get_or_init(|| hints(self.tree, i)),
+            None => "",
+        }
+    }
+
+    /// M2's class/id weight: +25 for a positive word, −25 for a negative one.
+    pub(super) fn class_weight(&self, i: usize) -> f64 {
+        class_weight(self.hints(i))
+    }
+
+    /// The class/id says the element is not content, whatever else it says.
+    pub(super) fn strongly_negative(&self, i: usize) -> bool {
+        strongly_negative(self.tree, i, self.hints(i))
+    }
+
     pub(super) fn density(&self, i: usize) -> f64 {
         let l = len(self.r, i);
         if l == 0 {
@@ -563,21 +586,24 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
             }
         }
     }
+    let mut page = Page {
+        tree,
+        r,
+        counts,
+        unlikely: Vec::new(),
+        has_block,
+        hints: vec![OnceCell::new(); n],
+    };
     let mut unlikely = vec![false; n];
     for &i in &r.order {
         let i = i as usize;
         let inherited = tree.parent_of(i).is_some_and(|p| at(&unlikely, p));
         let own =
-            tree.node(i).is_element() && (noise_by_kind(tree, i) || strongly_negative(tree, i));
+            tree.node(i).is_element() && (noise_by_kind(tree, i) || page.strongly_negative(i));
         set(&mut unlikely, i, inherited || own);
     }
-    Page {
-        tree,
-        r,
-        counts,
-        unlikely,
-        has_block,
-    }
+    page.unlikely = unlikely;
+    page
 }
 
 /// Trims each end and turns three or more line breaks in a row into two.

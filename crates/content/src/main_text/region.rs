@@ -93,8 +93,8 @@ use crate::observation::Tree;
 use crate::render::Rendered;
 
 use super::page::{
-    at, has_ad_token, hints, is_heading, is_question_button, len, long_line_share, noise_by_kind,
-    set, text_without, tidy_breaks, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    at, has_ad_token, is_heading, is_question_button, len, long_line_share, noise_by_kind, set,
+    text_without, tidy_breaks, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -291,7 +291,7 @@ fn is_type_scale(t: &str) -> bool {
 /// [`SHOP_FURNITURE`], which M4 cuts from the chosen part as M8 does from the region
 /// (`a_shops_reviews_are_not_its_article`).
 pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    names_shop_furniture(&hints(page.tree, i))
+    names_shop_furniture(page.hints(i))
 }
 
 /// The article road on a page that sells: a part whose class or id names its small print
@@ -299,7 +299,7 @@ pub(super) fn is_shop_furniture(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// (`a_shops_legal_small_print_is_cut`). Not M1's unlikely parts: its paragraphs still
 /// weigh the part they are in.
 pub(super) fn is_small_print(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    names_small_print(&hints(page.tree, i))
+    names_small_print(page.hints(i))
 }
 
 /// M1 on a page that sells: the parts [`is_shop_furniture`] names (never the page's `main`,
@@ -326,13 +326,13 @@ pub(super) fn shop_furniture_is_unlikely(page: &mut Page<'_, '_, '_>) {
 /// (`customer_reviews_longer_than_the_product_are_cut`). Never the page's `main`, `article` or
 /// `body`.
 fn are_reviews(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let h = hints(page.tree, i);
+    let h = page.hints(i);
     !matches!(
         page.tree.node(i).tag(),
         "main" | "article" | "body" | "html"
     ) && SHOP_FURNITURE
         .iter()
-        .any(|&k| !matches!(k, "seller" | "returns") && names_buyers_reviews(&h, k))
+        .any(|&k| !matches!(k, "seller" | "returns") && names_buyers_reviews(h, k))
 }
 
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
@@ -467,8 +467,7 @@ impl BuyControls {
                 out.labels += 1;
             }
             let inside = tree.parent_of(i).is_some_and(|p| at(&named, p));
-            let own =
-                node.is_element() && r.span(i).is_some() && names_buy_control(&hints(tree, i));
+            let own = node.is_element() && r.span(i).is_some() && names_buy_control(page.hints(i));
             if own && !inside {
                 out.named += 1;
             }
@@ -540,17 +539,17 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
     if matches!(node.tag(), "main" | "article" | "body" | "html") {
         return false;
     }
-    let h = hints(tree, i);
+    let h = page.hints(i);
     if (!h.is_empty()
         && REGION_NOISE
             .iter()
-            .any(|k| names_noise(&h, k) && !names_a_piece_of(&h, k, kept_words)))
-        || has_ad_token(&h)
-        || names_thread_furniture(&h)
-        || names_wiki_furniture(&h)
-        || (shop && (names_shop_furniture(&h) || names_small_print(&h)))
-        || (h.split_ascii_whitespace().any(names_side_part) && !is_menu_of_prose(page, i, &h))
-        || is_tooltip(tree, i, &h)
+            .any(|k| names_noise(h, k) && !names_a_piece_of(h, k, kept_words)))
+        || has_ad_token(h)
+        || names_thread_furniture(h)
+        || names_wiki_furniture(h)
+        || (shop && (names_shop_furniture(h) || names_small_print(h)))
+        || (h.split_ascii_whitespace().any(names_side_part) && !is_menu_of_prose(page, i, h))
+        || is_tooltip(tree, i, h)
         || names_illustration(tree, i)
     {
         return true;
@@ -606,7 +605,8 @@ fn carousels(page: &Page<'_, '_, '_>) -> Vec<bool> {
         let i = i as usize;
         let inherited = tree.parent_of(i).is_some_and(|p| at(&out, p));
         let own = tree.node(i).is_element()
-            && hints(tree, i)
+            && page
+                .hints(i)
                 .split(|c: char| !c.is_ascii_alphanumeric())
                 .any(|w| CAROUSEL_WORDS.iter().any(|k| w.starts_with(k)));
         set(&mut out, i, inherited || own);
@@ -905,7 +905,7 @@ const QUOTE_SEEN_SHARE: f64 = 0.75;
 /// Whether an element is a quote: a `blockquote`, or a class word naming one (a forum's
 /// `bbCodeBlock--quote`, `quote`).
 fn is_quote(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    page.tree.node(i).tag() == "blockquote" || hints(page.tree, i).contains("quote")
+    page.tree.node(i).tag() == "blockquote" || page.hints(i).contains("quote")
 }
 
 /// The lines of [`REPEAT_MIN`] bytes or more the region has read so far, for the quotes that
@@ -1065,7 +1065,7 @@ pub(super) fn text(
             && named)
             || (shop && are_reviews(page, i));
         if prose && named && !cut {
-            let words = format!("{kept_words} {}", hints(page.tree, i));
+            let words = format!("{kept_words} {}", page.hints(i));
             shield_words.insert(i, words);
             set(&mut shield, i, i);
         } else {
