@@ -214,19 +214,7 @@ pub fn cut_point(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize 
         if end > limit {
             break;
         }
-        let trimmed = raw.trim_start_matches([' ', '>', '\t']);
-        let ticks = trimmed
-            .chars()
-            .take_while(|&c| c == '`' || c == '~')
-            .count();
-        let first = trimmed.chars().next().unwrap_or(' ');
-        match fence {
-            Some((f, n)) if first == f && ticks >= n && trimmed.trim_end().len() == ticks => {
-                fence = None;
-            }
-            None if ticks >= 3 => fence = Some((first, ticks)),
-            _ => {}
-        }
+        fence = fence_after(fence, raw);
         if fence.is_none() {
             line = Some(end);
             if raw.trim().is_empty() || text.get(end..).is_some_and(|t| t.starts_with('\n')) {
@@ -249,6 +237,23 @@ pub fn cut_point(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize 
         .or(good(link))
         .or(good(space))
         .unwrap_or(limit)
+}
+
+/// The code fence open after the line `raw` (its character and length), given the one open
+/// before it: a line of three or more backticks or tildes opens one; inside, a line of only the
+/// same character, at least as many, closes it (MD3's fences, in a list item or quote too).
+fn fence_after(fence: Option<(char, usize)>, raw: &str) -> Option<(char, usize)> {
+    let trimmed = raw.trim_start_matches([' ', '>', '\t']);
+    let ticks = trimmed
+        .chars()
+        .take_while(|&c| c == '`' || c == '~')
+        .count();
+    let first = trimmed.chars().next().unwrap_or(' ');
+    match fence {
+        Some((f, n)) if first == f && ticks >= n && trimmed.trim_end().len() == ticks => None,
+        None if ticks >= 3 => Some((first, ticks)),
+        open => open,
+    }
 }
 
 /// Where the link or image whose `[` is at byte `i` of `text` starts (the `!` of an image), when
@@ -291,19 +296,7 @@ pub fn cut_start(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize 
     let mut at = 0;
     for raw in text.split_inclusive('\n') {
         let end = at + raw.len();
-        let trimmed = raw.trim_start_matches([' ', '>', '\t']);
-        let ticks = trimmed
-            .chars()
-            .take_while(|&c| c == '`' || c == '~')
-            .count();
-        let first = trimmed.chars().next().unwrap_or(' ');
-        match fence {
-            Some((f, n)) if first == f && ticks >= n && trimmed.trim_end().len() == ticks => {
-                fence = None;
-            }
-            None if ticks >= 3 => fence = Some((first, ticks)),
-            _ => {}
-        }
+        fence = fence_after(fence, raw);
         if fence.is_none() && end >= limit && end < text.len() {
             line = line.or(Some(end));
             if raw.trim().is_empty() {
