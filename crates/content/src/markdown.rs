@@ -938,28 +938,21 @@ pub(crate) fn reading_markdown(
     if pointed_md.is_char_boundary(cut) {
         pointed_md.truncate(cut);
     }
-    let mut before_md = markdown(tree, r, &[before], links);
-    let start = apc_core::markdown::cut_start(
-        &before_md,
-        CONTEXT_MARKDOWN_MAX_BYTES,
-        apc_core::js::json_char_len,
-    );
-    if before_md.is_char_boundary(start) {
-        before_md.drain(..start);
-    }
-    let mut after_md = markdown(tree, r, &[after], links);
-    let end = apc_core::markdown::cut_point(
-        &after_md,
-        CONTEXT_MARKDOWN_MAX_BYTES,
-        apc_core::js::json_char_len,
-    );
-    if after_md.is_char_boundary(end) {
-        after_md.truncate(end);
-    }
+    // Each side of the context keeps what lies nearest the pointed part (MD6's cuts).
+    use apc_core::markdown::{cut_point, cut_start};
+    let (max, cost) = (CONTEXT_MARKDOWN_MAX_BYTES, apc_core::js::json_char_len);
+    let before = markdown(tree, r, &[before], links);
+    let after = markdown(tree, r, &[after], links);
     apc_core::page_link::ReadingMarkdown {
         pointed: pointed_md,
-        before: before_md,
-        after: after_md,
+        before: before
+            .get(cut_start(&before, max, cost)..)
+            .unwrap_or_default()
+            .to_owned(),
+        after: after
+            .get(..cut_point(&after, max, cost))
+            .unwrap_or_default()
+            .to_owned(),
         page: None,
     }
 }

@@ -258,7 +258,8 @@ fn fence_after(fence: Option<(char, usize)>, raw: &str) -> Option<(char, usize)>
 
 /// Where the link or image whose `[` is at byte `i` of `text` starts (the `!` of an image), when
 /// that `[` opens one: MD1 escapes every `[` of page text, so an unescaped one (after an even
-/// run of backslashes) is the reader's own, outside code.
+/// run of backslashes) is the reader's own. Code keeps its `[` as it is, so inside code this is a
+/// place like any other, as the space fallback is.
 fn link_start(text: &str, i: usize) -> Option<usize> {
     let before = text.get(..i)?;
     let slashes = before.len() - before.trim_end_matches('\\').len();
@@ -275,8 +276,8 @@ fn link_start(text: &str, i: usize) -> Option<usize> {
 
 /// MD6 from the other end: where the longest end of `text` of at most `max` bytes (by `cost`, as
 /// in [`cut_point`]) starts, at a block boundary outside any code fence where there is one: after
-/// the first blank line past the limit, else the first line break, else the first space, else the
-/// limit itself. Keeping `&text[cut_start(..)..]` never starts inside a fence, so no fence of the
+/// the first blank line past the limit, else the first line break, else the first link or image,
+/// else the first space, else the limit itself. Keeping `&text[cut_start(..)..]` never starts inside a fence, so no fence of the
 /// kept text opens where the whole text closed one.
 pub fn cut_start(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize {
     let mut used = 0;
@@ -310,10 +311,11 @@ pub fn cut_start(text: &str, max: usize, cost: impl Fn(char) -> usize) -> usize 
         .get(limit..)
         .and_then(|t| t.find(' '))
         .map(|s| limit + s + 1);
+    // The first link or image that starts past the limit (an image's `!` may lie before it).
     let link = text.get(limit..).and_then(|t| {
         t.match_indices('[')
-            .find_map(|(i, _)| link_start(text, limit + i))
-            .filter(|&p| p >= limit)
+            .filter_map(|(i, _)| link_start(text, limit + i))
+            .find(|&p| p >= limit)
     });
     let kept = text.len() - limit;
     let good = |p: Option<usize>| p.filter(|&p| p < text.len() && 2 * (text.len() - p) >= kept);
@@ -441,6 +443,12 @@ mod tests {
         assert_eq!(
             &run[cut_start(run, 60, len)..],
             "[c d](https://e.com/2)![e f](https://e.com/3)"
+        );
+        // The limit falls between an image's `!` and its `[`: the next image starts the end.
+        let images = "![a b](https://e.com/1)![c d](https://e.com/2)![e f](https://e.com/3)";
+        assert_eq!(
+            &images[cut_start(images, 45, len)..],
+            "![e f](https://e.com/3)"
         );
         // An escaped bracket is page text, not a link.
         let text = "x \\![a](https://e.com/1) \\[not a link\\] and more words here";
