@@ -449,8 +449,10 @@ function isLowSurrogate(unit) {
 }
 
 // Whether the walk goes into an element's children: not into what never shows text, nor into
-// a subtree CSS removes whole (display: none, opacity 0, content-visibility: hidden: no
-// descendant can undo those). A cap on what is collected, not a rule: Rust hides these itself.
+// a subtree CSS removes whole (display: none, content-visibility: hidden, opacity 0 on a box out
+// of the flow: no descendant can undo those). A cap on what is collected, not a rule: Rust hides
+// these itself. An opacity-0 box in the flow is walked: Rust's main text reads what a script
+// fades in where it stands (R2's exception).
 // Except, display: none or not, a tab panel's (role="tabpanel": the ARIA tabs pattern hides the
 // panels not selected that way) and those of a part a collapsed toggle folds away (the element an
 // aria-expanded="false" element's aria-controls names): the main text reads them (R2's exceptions).
@@ -459,7 +461,7 @@ function descends(col, node, at) {
   if (node.localName === "svg" && !svgHasText(node)) return false;
   var s = col.nodes[at].style;
   if (!s) return true;
-  if (s.opacity0 || s.content_visibility === "hidden") return false;
+  if ((s.opacity0 && s.position) || s.content_visibility === "hidden") return false;
   return s.display !== "none" || isTabPanel(node) || (node.id !== "" && collapsedParts(col, node).has(node.id));
 }
 
@@ -1219,7 +1221,12 @@ function recordBoxFacts(el, ctx, cs, style, parentWs, position) {
   // One call answers two facts in the common case: the element has a box, and neither it nor an
   // ancestor has opacity 0. Otherwise each is read on its own.
   var shown = ctx.checkVisibility && el.checkVisibility(OPACITY_TOO);
-  if (!shown && cs.opacity === "0") style.opacity0 = true;
+  if (!shown && cs.opacity === "0") {
+    style.opacity0 = true;
+    // Out of the flow or in it: whether the part lies over the page (a menu, a slide, a dialog)
+    // or where it stands, waiting to be faded in (Rust's R2 exception for opacity 0).
+    if (position === "absolute" || position === "fixed") style.position = position;
+  }
   var cv = cs.contentVisibility;
   if (cv && cv !== "visible") style.content_visibility = cv;
   // white-space is written where it differs from the parent's (missing means inherited).

@@ -76,6 +76,27 @@ test("folded content: the main text reads every tab panel, a closed details and 
   }
 });
 
+test("faded-in parts: the main text reads sections a scroll reveal keeps at opacity 0 where they stand, not what lies over the page at opacity 0", async () => {
+  const t = await open("reader-fade-in.html");
+  try {
+    const { x, y } = await pointIn(t.page, "#intro");
+    const r = reading(await t.inWorld(`collectObservation({ how: "drop", x: ${x}, y: ${y} })`));
+    assert.match(r.pointed.text, /^INTRO-1/);
+    const main = r.page_text;
+    for (const kept of ["INTRO-1", "INTRO-2", "REVEAL-HEADING", "REVEAL-1", "REVEAL-2", "SLIDE-SHOWN", "REVEAL-3"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
+    // A dropdown, a slide of a fading carousel and a dialog at opacity 0 stay out.
+    assert.ok(!main.includes("NOISE-"), main);
+    // In their document order, each a block of its own.
+    assert.match(main, /REVEAL-HEADING[^\n]*\n+REVEAL-1[^\n]*\n+REVEAL-2[^\n]*\n+SLIDE-SHOWN[^\n]*\n+REVEAL-3/);
+    // What the person sees is the page as shown: a selection of everything holds no faded part.
+    const all = await selectAll(t);
+    assert.ok(!all.pointed.text.includes("REVEAL-"), all.pointed.text);
+    assert.ok(all.pointed.text.includes("SLIDE-SHOWN"), all.pointed.text);
+  } finally {
+    await t.page.close();
+  }
+});
+
 test("collectObservationAsync gives the same observation as collectObservation", async () => {
   const t = await open("reader-visibility.html");
   try {

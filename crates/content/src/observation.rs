@@ -199,6 +199,10 @@ pub struct Style {
     /// Computed `clip-path` when not `none` (e.g. `inset(50%)`).
     #[serde(default)]
     pub clip_path: Option<String>,
+    /// Computed `position` when `absolute` or `fixed`, read on an element at opacity 0: out of
+    /// the flow, over the page (a menu, a slide, a dialog), not where it stands.
+    #[serde(default)]
+    pub position: Option<String>,
 }
 
 /// A position in the tree. On a text node, `offset` counts UTF-16 code units into its text (as the

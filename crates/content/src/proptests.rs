@@ -143,6 +143,9 @@ fn observation(
                     white_space: ws.map(|w| WHITE_SPACES[w].to_owned()),
                     visibility: (flags & 1 != 0).then(|| "hidden".to_owned()),
                     opacity0: flags & 2 != 0 && flags & 4 != 0,
+                    // At opacity 0, out of the flow or in it (R2's exception) by the class's parity.
+                    position: (flags & 2 != 0 && flags & 4 != 0 && class % 2 == 1)
+                        .then(|| "absolute".to_owned()),
                     zero_size: flags & 8 != 0,
                     clips: flags & 16 != 0,
                     font0: flags & 32 != 0 && flags & 64 != 0,

@@ -29,7 +29,12 @@
 //!   an `aria-expanded="false"` element's `aria-controls` names: an accordion's closed section,
 //!   `r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text`). Not when what is folded opens
 //!   over the page (a menu, list box, dialog or navigation, a class saying menu, dropdown, overlay,
-//!   popover or modal): a dropdown is no content when open either.
+//!   popover or modal): a dropdown is no content when open either. And, in the main text only, a
+//!   part at opacity 0 where it stands (in the flow: not `position: absolute` or `fixed`), no
+//!   dropdown, hidden by nothing else: what a script fades in once the page has loaded or once the
+//!   person scrolls to it (a scroll reveal), the page's content
+//!   (`r2_a_part_faded_out_where_it_stands_is_read_in_the_main_text`); what lies over the page at
+//!   opacity 0 (a closed menu, a fading carousel's other slides, a dialog) stays hidden.
 //! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
 //!   or a fully transparent text color (these inherit but a child can override them, so they are
 //!   judged per text node).
@@ -298,10 +303,28 @@ fn folded_part(tree: &Tree<'_>, i: usize, collapsed: &HashSet<&str>) -> bool {
     inactive_tab_panel(tree, i) || toggled_part(tree, tree.node(i), collapsed)
 }
 
+/// R2's exception for opacity 0: an element faded out where it stands (in the flow: no
+/// `position: absolute` or `fixed`), no dropdown ([`holds_popup`]). Scripts fade such a part in
+/// once the page has loaded, or once the person scrolls to it (a scroll reveal), so it is the
+/// page's content: the main text reads it (if nothing else hides it), the page as shown does
+/// not. What lies over the page at opacity 0 (a closed menu, a slide of a fading carousel, a
+/// dialog) stays hidden.
+fn fades_in(tree: &Tree<'_>, node: &Node) -> bool {
+    node.style
+        .as_ref()
+        .is_some_and(|s| s.opacity0 && s.position.is_none())
+        && !holds_popup(tree, node)
+}
+
 /// R1 and R2: the element and everything in it render no text (`viewport_overflow`: its
 /// overflow is the viewport's, [`overflow_is_the_viewports`]; `boxes`: whether the facts of its
 /// box mean anything, not inside a folded part).
 pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool, boxes: bool) -> bool {
+    hides_subtree_as(node, viewport_overflow, boxes, true)
+}
+
+/// [`hides_subtree`], reading opacity 0 or not (`opacity`).
+fn hides_subtree_as(node: &Node, viewport_overflow: bool, boxes: bool, opacity: bool) -> bool {
     let tag = node.tag();
     if NEVER_RENDERED.contains(&tag) {
         return true;
@@ -321,7 +344,7 @@ pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool, boxes: bool) -
     }
     let Some(s) = &node.style else { return false };
     s.content_visibility.as_deref() == Some("hidden")
-        || s.opacity0
+        || (opacity && s.opacity0)
         || (boxes && s.no_box && lay != Layout::Contents)
         || (boxes && s.offscreen)
         || (boxes && s.zero_size && s.clips && lay != Layout::Contents && !viewport_overflow)
@@ -580,6 +603,7 @@ pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
     (0..tree.obs.nodes.len()).any(|i| {
         let node = tree.node(i);
         unfolds(tree, node)
+            || fades_in(tree, node)
             || (folded_part(tree, i, &collapsed)
                 && hides_subtree(node, overflow_is_the_viewports(tree, i), true))
     })
@@ -643,8 +667,12 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
                     here,
                 );
                 let mut boxes = boxes;
-                if hides_subtree(node, overflow_is_the_viewports(tree, i), boxes)
+                let viewport_overflow = overflow_is_the_viewports(tree, i);
+                if hides_subtree(node, viewport_overflow, boxes)
                     && !shown_noscript(tree, node)
+                    && !(view == View::Unfolded
+                        && fades_in(tree, node)
+                        && !hides_subtree_as(node, viewport_overflow, boxes, false))
                 {
                     if view == View::AsShown || !folded_part(tree, i, &collapsed) {
                         place_inside(&mut anchor_pos, i, here);

@@ -432,6 +432,75 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
 }
 
 #[test]
+fn r2_a_part_faded_out_where_it_stands_is_read_in_the_main_text() {
+    // A scroll reveal: sections below the fold at opacity 0, in the flow, until the person
+    // scrolls to them; a script's fade-in of the whole page looks the same before it runs.
+    let faded = |position: Option<&str>| Style {
+        opacity0: true,
+        position: position.map(str::to_owned),
+        ..disp("block")
+    };
+    let body = vec![
+        e("p", vec![x("Shown intro")]),
+        es(
+            "section",
+            faded(None),
+            vec![
+                e("h2", vec![x("Faded heading")]),
+                e("p", vec![x("faded body")]),
+            ],
+        ),
+        // What lies over the page at opacity 0 stays out: a slide of a fading carousel, a
+        // closed dialog; and so does a dropdown in the flow.
+        es("div", faded(Some("absolute")), vec![x("other slide")]),
+        es("div", faded(Some("fixed")), vec![x("closed dialog")]),
+        eas(
+            "ul",
+            &[("class", "nav-dropdown")],
+            faded(None),
+            vec![e("li", vec![x("menu entry")])],
+        ),
+        // Faded out and hidden for another reason besides: hidden.
+        eas(
+            "div",
+            &[("aria-hidden", "true")],
+            faded(None),
+            vec![x("aria hidden")],
+        ),
+        es(
+            "div",
+            Style {
+                no_box: true,
+                ..faded(None)
+            },
+            vec![x("no box")],
+        ),
+    ];
+    let obs = page(body);
+    let tree = obs.check().unwrap();
+    assert!(render::folds_content(&tree));
+    let text = |view| {
+        render::render_as(&tree, &[], view)
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        text(render::View::Unfolded),
+        "Shown intro Faded heading faded body"
+    );
+    assert_eq!(text(render::View::AsShown), "Shown intro");
+    // The reading's main text is the unfolded page.
+    let r = reading(&select(obs.clone(), "Shown intro", "Shown intro"));
+    let main = r.page_text.as_deref().unwrap();
+    assert!(main.contains("faded body"), "{main}");
+    assert!(!main.contains("other slide"), "{main}");
+    let all = reading(&select(obs, "Shown intro", "faded body"));
+    assert!(!all.pointed.text.contains("faded"), "{}", all.pointed.text);
+}
+
+#[test]
 fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
     // An accordion: each question a button that says whether its answer is expanded and names it.
     let section = |id: &str, expanded: bool, answer: &str, extra: &[(&str, &str)]| {
