@@ -454,15 +454,16 @@ function isLowSurrogate(unit) {
 // these itself. An opacity-0 box in the flow is walked: Rust's main text reads what a script
 // fades in where it stands (R2's exception).
 // Except, display: none or not, a tab panel's (role="tabpanel": the ARIA tabs pattern hides the
-// panels not selected that way) and those of a part a collapsed toggle folds away (the element an
-// aria-expanded="false" element's aria-controls names): the main text reads them (R2's exceptions).
+// panels not selected that way), an accordion section's (by its class) and those of a part a
+// collapsed toggle folds away (the element an aria-expanded="false" element's aria-controls
+// names): the main text reads them (R2's exceptions).
 function descends(col, node, at) {
   if (collectsNothingIn(node)) return false;
   if (node.localName === "svg" && !svgHasText(node)) return false;
   var s = col.nodes[at].style;
   if (!s) return true;
   if ((s.opacity0 && s.position) || s.content_visibility === "hidden") return false;
-  return s.display !== "none" || isTabPanel(node) || (node.id !== "" && collapsedParts(col, node).has(node.id));
+  return s.display !== "none" || isTabPanel(node) || isAccordionPart(node) || (node.id !== "" && collapsedParts(col, node).has(node.id));
 }
 
 // The ids collapsed toggles control in the tree `node` is in (the document or a shadow root:
@@ -490,6 +491,15 @@ function collapsedParts(col, node) {
 function isTabPanel(node) {
   var role = node.getAttribute("role");
   return role !== null && role.trim().toLowerCase() === "tabpanel";
+}
+
+// An accordion's section known by its class (a word naming an accordion or a collapsible), the
+// way pages whose toggles name no aria-controls fold it: Rust's main text reads it (accordion_part
+// in render.rs, R2), so the walk goes in though it is display: none.
+var ACCORDION_CLASS = /accordion|collaps/i;
+function isAccordionPart(node) {
+  var c = node.getAttribute("class");
+  return c !== null && ACCORDION_CLASS.test(c);
 }
 
 function pushWork(col, node, parentAt, siblings) {
@@ -1126,7 +1136,7 @@ function hasInk(d) {
   return false;
 }
 
-var OPACITY_TOO = { opacityProperty: true };
+var SHOWN_FACTS = { opacityProperty: true, visibilityProperty: true };
 
 // The facts of one element. Each computed-style read costs (a string made per property), so
 // only what a rule reads is read, and only where it can matter.
@@ -1218,14 +1228,16 @@ function readGenerated(el, view, rec) {
 // What hides a subtree or changes whitespace, and where the box is, on an element that is not
 // plain inline phrasing.
 function recordBoxFacts(el, ctx, cs, style, parentWs, position) {
-  // One call answers two facts in the common case: the element has a box, and neither it nor an
-  // ancestor has opacity 0. Otherwise each is read on its own.
-  var shown = ctx.checkVisibility && el.checkVisibility(OPACITY_TOO);
-  if (!shown && cs.opacity === "0") {
-    style.opacity0 = true;
-    // Out of the flow or in it: whether the part lies over the page (a menu, a slide, a dialog)
-    // or where it stands, waiting to be faded in (Rust's R2 exception for opacity 0).
-    if (position === "absolute" || position === "fixed") style.position = position;
+  // One call answers three facts in the common case: the element has a box, neither it nor an
+  // ancestor has opacity 0, and its visibility is visible. Otherwise each is read on its own.
+  var shown = ctx.checkVisibility && el.checkVisibility(SHOWN_FACTS);
+  if (!shown) {
+    if (cs.opacity === "0") style.opacity0 = true;
+    if (cs.visibility !== "visible") style.visibility = cs.visibility;
+    // Out of the flow or in it: whether a part at opacity 0 or hidden by visibility lies over
+    // the page (a menu, a slide, a dialog) or where it stands, waiting for a script to show it
+    // (Rust's R2 and R3 exceptions for what fades in).
+    if ((style.opacity0 || style.visibility) && (position === "absolute" || position === "fixed")) style.position = position;
   }
   var cv = cs.contentVisibility;
   if (cv && cv !== "visible") style.content_visibility = cv;

@@ -59,14 +59,14 @@ test("visibility: height 0 or width 0 with overflow hidden, transparent text and
   }
 });
 
-test("folded content: the main text reads every tab panel, a closed details and a closed accordion section (in the document or a shadow root), the pointed text only what shows", async () => {
+test("folded content: the main text reads every tab panel, a closed details and a closed accordion section (named by its toggle in the document or a shadow root, or known by its class), the pointed text only what shows", async () => {
   const t = await open("reader-tabs.html");
   try {
     const r = await selectAll(t);
     for (const shown of ["INTRO-1", "PYTHON-PANEL", "DETAILS-SUMMARY", "ACCORDION-QUESTION", "OUTRO-1"]) assert.ok(r.pointed.text.includes(shown), `${shown} missing from ${r.pointed.text}`);
-    for (const hidden of ["NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-ANSWER", "NOISE-"]) assert.ok(!r.pointed.text.includes(hidden), `${hidden} in ${r.pointed.text}`);
+    for (const hidden of ["NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-ANSWER", "PLAIN-ANSWER", "COLLAPSE-ANSWER", "NOISE-"]) assert.ok(!r.pointed.text.includes(hidden), `${hidden} in ${r.pointed.text}`);
     const main = r.page_text;
-    for (const kept of ["INTRO-2", "PYTHON-PANEL", "NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-QUESTION", "SHADOW-ANSWER", "OUTRO-1"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
+    for (const kept of ["INTRO-2", "PYTHON-PANEL", "NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-QUESTION", "SHADOW-ANSWER", "PLAIN-ANSWER", "COLLAPSE-ANSWER", "OUTRO-1"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
     // A hidden block that is no panel, a details that is a dropdown and a collapsed menu stay out.
     assert.ok(!main.includes("NOISE-"), main);
     // The panels come in their document order, each a block of its own.
@@ -76,21 +76,23 @@ test("folded content: the main text reads every tab panel, a closed details and 
   }
 });
 
-test("faded-in parts: the main text reads sections a scroll reveal keeps at opacity 0 where they stand, not what lies over the page at opacity 0", async () => {
+test("faded-in parts: the main text reads sections a scroll reveal keeps at opacity 0 or hidden by visibility where they stand, not what lies over the page so hidden", async () => {
   const t = await open("reader-fade-in.html");
   try {
     const { x, y } = await pointIn(t.page, "#intro");
     const r = reading(await t.inWorld(`collectObservation({ how: "drop", x: ${x}, y: ${y} })`));
     assert.match(r.pointed.text, /^INTRO-1/);
     const main = r.page_text;
-    for (const kept of ["INTRO-1", "INTRO-2", "REVEAL-HEADING", "REVEAL-1", "REVEAL-2", "SLIDE-SHOWN", "REVEAL-3"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
-    // A dropdown, a slide of a fading carousel and a dialog at opacity 0 stay out.
+    for (const kept of ["INTRO-1", "INTRO-2", "REVEAL-HEADING", "REVEAL-1", "REVEAL-2", "SLIDE-SHOWN", "REVEAL-4", "REVEAL-3"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
+    // A dropdown, a slide of a fading carousel and a dialog at opacity 0, a tooltip hidden by
+    // visibility, stay out.
     assert.ok(!main.includes("NOISE-"), main);
     // In their document order, each a block of its own.
-    assert.match(main, /REVEAL-HEADING[^\n]*\n+REVEAL-1[^\n]*\n+REVEAL-2[^\n]*\n+SLIDE-SHOWN[^\n]*\n+REVEAL-3/);
+    assert.match(main, /REVEAL-HEADING[^\n]*\n+REVEAL-1[^\n]*\n+REVEAL-2[^\n]*\n+SLIDE-SHOWN[^\n]*\n+REVEAL-4[^\n]*\n+REVEAL-3/);
     // What the person sees is the page as shown: a selection of everything holds no faded part.
     const all = await selectAll(t);
     assert.ok(!all.pointed.text.includes("REVEAL-"), all.pointed.text);
+    assert.ok(!all.pointed.text.includes("NOISE-"), all.pointed.text);
     assert.ok(all.pointed.text.includes("SLIDE-SHOWN"), all.pointed.text);
   } finally {
     await t.page.close();

@@ -30,7 +30,15 @@ const DISPLAYS: &[&str] = &[
 ];
 const WHITE_SPACES: &[&str] = &["pre", "pre-wrap", "pre-line", "normal", "break-spaces"];
 const CLASSES: &[&str] = &[
-    "content", "comment", "related", "nav", "post", "sidebar", "", "dropdown",
+    "content",
+    "comment",
+    "related",
+    "nav",
+    "post",
+    "sidebar",
+    "",
+    "dropdown",
+    "accordion__content",
 ];
 /// Computed `content` values as browsers serialize them, and broken ones.
 const CONTENTS: &[&str] = &[
@@ -143,8 +151,10 @@ fn observation(
                     white_space: ws.map(|w| WHITE_SPACES[w].to_owned()),
                     visibility: (flags & 1 != 0).then(|| "hidden".to_owned()),
                     opacity0: flags & 2 != 0 && flags & 4 != 0,
-                    // At opacity 0, out of the flow or in it (R2's exception) by the class's parity.
-                    position: (flags & 2 != 0 && flags & 4 != 0 && class % 2 == 1)
+                    // At opacity 0 or hidden by visibility, out of the flow or in it (R2's and
+                    // R3's exceptions) by the class's parity.
+                    position: ((flags & 1 != 0 || (flags & 2 != 0 && flags & 4 != 0))
+                        && class % 2 == 1)
                         .then(|| "absolute".to_owned()),
                     zero_size: flags & 8 != 0,
                     clips: flags & 16 != 0,

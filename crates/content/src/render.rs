@@ -27,7 +27,10 @@
 //!   a closed `details` holds besides its summary (`r2_a_closed_details_is_read_whole_in_the_main_text`),
 //!   which the browser lays out in no box, and the part a collapsed toggle folds away (the element
 //!   an `aria-expanded="false"` element's `aria-controls` names: an accordion's closed section,
-//!   `r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text`). Not when what is folded opens
+//!   `r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text`), and an accordion's section
+//!   known by its class where no toggle names it (a class word naming an accordion or a
+//!   collapsible, folded as pages fold it, not lying over the page:
+//!   `r2_an_accordion_section_known_by_its_class_is_read_in_the_main_text`). Not when what is folded opens
 //!   over the page (a menu, list box, dialog or navigation, a class saying menu, dropdown, overlay,
 //!   popover or modal): a dropdown is no content when open either. And, in the main text only, a
 //!   part at opacity 0 where it stands (in the flow: not `position: absolute` or `fixed`), no
@@ -37,7 +40,10 @@
 //!   opacity 0 (a closed menu, a fading carousel's other slides, a dialog) stays hidden.
 //! - R3 hidden text: a text node whose parent has `visibility` other than `visible`, font size 0,
 //!   or a fully transparent text color (these inherit but a child can override them, so they are
-//!   judged per text node).
+//!   judged per text node). Except, in the main text only, what `visibility` hides inside a box
+//!   hidden by visibility where it stands (the outermost such box in the flow, no inline span, no
+//!   dropdown): a part a script shows on load or when the person scrolls to it
+//!   (`r3_text_hidden_by_visibility_where_it_stands_is_read_in_the_main_text`).
 //! - R4 whitespace collapses as rendered text does: runs of spaces, tabs and newlines become one
 //!   space; none at the start or end of a line; `pre`, `pre-wrap` and `break-spaces` keep all of it;
 //!   `pre-line` keeps newlines. Block boundaries become one newline (`p`: a blank line), table cells
@@ -296,11 +302,31 @@ fn toggled_part(tree: &Tree<'_>, node: &Node, collapsed: &HashSet<&str>) -> bool
         && !holds_popup(tree, node)
 }
 
-/// R2's exceptions an element is by itself, whatever hides it: an inactive tab panel or a part a
-/// collapsed toggle folds (`collapsed`: [`collapsed_parts`]). The render reads such a part in the
-/// unfolded view, and [`folds_content`] asks the same question.
+/// R2's exception: an accordion's folded section known by its class (a class word naming an
+/// accordion or a collapsible: `accordion__content`, `accordion-collapse`, `MuiCollapse-root`,
+/// `Collapsible__content`), the way pages whose toggles name no `aria-controls` fold a section:
+/// a box collapsed to no height, faded out, hidden by visibility. Not what lies over the page
+/// (`position: absolute` or `fixed`), nor a dropdown, nor what hides for good (`inert`,
+/// off-screen, `content-visibility: hidden`).
+fn accordion_part(tree: &Tree<'_>, node: &Node) -> bool {
+    node.attr("class").is_some_and(|c| {
+        let c = c.to_ascii_lowercase();
+        c.contains("accordion") || c.contains("collaps")
+    }) && !node.has_attr("inert")
+        && !node.has_attr("data-apc-ui")
+        && !node.style.as_ref().is_some_and(|s| {
+            s.position.is_some() || s.offscreen || s.content_visibility.as_deref() == Some("hidden")
+        })
+        && !holds_popup(tree, node)
+}
+
+/// R2's exceptions an element is by itself, whatever hides it: an inactive tab panel, a part a
+/// collapsed toggle folds (`collapsed`: [`collapsed_parts`]) or an accordion's section. The render
+/// reads such a part in the unfolded view, and [`folds_content`] asks the same question.
 fn folded_part(tree: &Tree<'_>, i: usize, collapsed: &HashSet<&str>) -> bool {
-    inactive_tab_panel(tree, i) || toggled_part(tree, tree.node(i), collapsed)
+    inactive_tab_panel(tree, i)
+        || toggled_part(tree, tree.node(i), collapsed)
+        || accordion_part(tree, tree.node(i))
 }
 
 /// R2's exception for opacity 0: an element faded out where it stands (in the flow: no
@@ -389,9 +415,37 @@ pub(crate) fn clips_everything(clip_path: &str) -> bool {
 
 /// R3: text directly in this element is not drawn.
 fn hides_own_text(style: Option<&Style>) -> bool {
-    style.is_some_and(|s| {
-        s.font0 || s.color0 || s.visibility.as_deref().is_some_and(|v| v != "visible")
-    })
+    style.is_some_and(|s| s.font0 || s.color0 || hidden_by_visibility(s))
+}
+
+fn hidden_by_visibility(s: &Style) -> bool {
+    s.visibility.as_deref().is_some_and(|v| v != "visible")
+}
+
+/// R3's exception: an element hidden by `visibility` where it stands (in the flow: no `position:
+/// absolute` or `fixed`; a box, not an inline span), no dropdown ([`holds_popup`]). Scripts show
+/// such a part once the page has loaded or once the person scrolls to it (a scroll reveal that
+/// animates visibility, a page kept hidden until its script runs), so the main text reads the text
+/// it hides by visibility alone (not by font size 0 or a transparent color); the page as shown
+/// does not. Only the outermost such element counts: inside one that lies over the page,
+/// nothing is revealed.
+fn reveals(tree: &Tree<'_>, node: &Node) -> bool {
+    node.style
+        .as_ref()
+        .is_some_and(|s| hidden_by_visibility(s) && s.position.is_none())
+        && !matches!(layout(node), Layout::Inline | Layout::None)
+        && !holds_popup(tree, node)
+}
+
+/// Where a render stands with respect to R3's `visibility` (see [`reveals`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Invisible {
+    /// No ancestor is hidden by visibility.
+    No,
+    /// Inside an element hidden by visibility that the main text reveals.
+    Revealed,
+    /// Inside an element hidden by visibility that stays hidden.
+    Kept,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -572,8 +626,8 @@ pub(crate) struct Want {
 
 enum Step {
     /// An element or text to write; the flag: whether its box facts mean anything (false inside a
-    /// folded part).
-    Enter(usize, Ws, bool),
+    /// folded part); and whether it is inside an element hidden by `visibility`.
+    Enter(usize, Ws, bool, Invisible),
     Exit(usize, Layout, usize, Ws),
 }
 
@@ -604,6 +658,7 @@ pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
         let node = tree.node(i);
         unfolds(tree, node)
             || fades_in(tree, node)
+            || reveals(tree, node)
             || (folded_part(tree, i, &collapsed)
                 && hides_subtree(node, overflow_is_the_viewports(tree, i), true))
     })
@@ -634,15 +689,22 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
         }
     };
 
-    let mut stack = vec![Step::Enter(tree.obs.root as usize, Ws::Collapse, true)];
+    let mut stack = vec![Step::Enter(
+        tree.obs.root as usize,
+        Ws::Collapse,
+        true,
+        Invisible::No,
+    )];
     while let Some(step) = stack.pop() {
         match step {
-            Step::Enter(i, inherited_ws, boxes) => {
+            Step::Enter(i, inherited_ws, boxes, invisible) => {
                 let node = tree.node(i);
                 let here = out.pos();
                 if let Some(text) = &node.text {
                     let pstyle = tree.parent_of(i).and_then(|p| tree.node(p).style.as_ref());
-                    if hides_own_text(pstyle) {
+                    let revealed = invisible == Invisible::Revealed
+                        && pstyle.is_some_and(|s| !s.font0 && !s.color0);
+                    if hides_own_text(pstyle) && !revealed {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }
@@ -701,8 +763,18 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
                 // R2's other exception: a closed `details` shows only its summary; the browser
                 // lays the rest out in no box, and the main text reads it.
                 let boxes = boxes && !(view == View::Unfolded && unfolds(tree, node));
+                let invisible = match invisible {
+                    Invisible::No if node.style.as_ref().is_some_and(hidden_by_visibility) => {
+                        if view == View::Unfolded && reveals(tree, node) {
+                            Invisible::Revealed
+                        } else {
+                            Invisible::Kept
+                        }
+                    }
+                    outer => outer,
+                };
                 for &k in node.kids.iter().rev() {
-                    stack.push(Step::Enter(k as usize, ws, boxes));
+                    stack.push(Step::Enter(k as usize, ws, boxes, invisible));
                 }
             }
             Step::Exit(i, lay, start, ws) => {

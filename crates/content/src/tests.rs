@@ -501,6 +501,148 @@ fn r2_a_part_faded_out_where_it_stands_is_read_in_the_main_text() {
 }
 
 #[test]
+fn r3_text_hidden_by_visibility_where_it_stands_is_read_in_the_main_text() {
+    // A scroll reveal that animates visibility (or a page kept hidden until its script runs):
+    // the part waits where it stands, hidden by visibility, which every descendant inherits.
+    let vis = |position: Option<&str>, display: &str| Style {
+        visibility: Some("hidden".into()),
+        position: position.map(str::to_owned),
+        ..disp(display)
+    };
+    let body = vec![
+        e("p", vec![x("Shown intro")]),
+        es(
+            "section",
+            vis(None, "block"),
+            vec![
+                es("h2", vis(None, "block"), vec![x("Hidden heading")]),
+                es(
+                    "p",
+                    vis(None, "block"),
+                    vec![
+                        x("hidden body"),
+                        // A descendant hidden another way stays hidden.
+                        es(
+                            "span",
+                            Style {
+                                font0: true,
+                                ..vis(None, "inline")
+                            },
+                            vec![x("tiny text")],
+                        ),
+                    ],
+                ),
+            ],
+        ),
+        // Over the page: a closed dropdown, and what it holds though it is in its flow.
+        es(
+            "div",
+            vis(Some("absolute"), "block"),
+            vec![es("p", vis(None, "block"), vec![x("flyout entry")])],
+        ),
+        // A dropdown by its class, in the flow.
+        eas(
+            "div",
+            &[("class", "site-menu")],
+            vis(None, "block"),
+            vec![x("menu entry")],
+        ),
+        // A span hidden by visibility inside a paragraph is no part that waits.
+        e(
+            "p",
+            vec![
+                x("Outro"),
+                es("span", vis(None, "inline"), vec![x("hidden word")]),
+            ],
+        ),
+    ];
+    let obs = page(body);
+    let tree = obs.check().unwrap();
+    assert!(render::folds_content(&tree));
+    let text = |view| {
+        render::render_as(&tree, &[], view)
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        text(render::View::Unfolded),
+        "Shown intro Hidden heading hidden body Outro"
+    );
+    assert_eq!(text(render::View::AsShown), "Shown intro Outro");
+}
+
+#[test]
+fn r2_an_accordion_section_known_by_its_class_is_read_in_the_main_text() {
+    // Accordions whose toggles name no aria-controls: each answer folded by its class's CSS.
+    let collapsed = Style {
+        zero_size: true,
+        clips: true,
+        opacity0: true,
+        visibility: Some("hidden".into()),
+        ..disp("block")
+    };
+    let body = vec![
+        e("p", vec![x("FAQ")]),
+        e("h3", vec![e("button", vec![x("Question one")])]),
+        eas(
+            "div",
+            &[("class", "accordion__content")],
+            collapsed.clone(),
+            vec![e("p", vec![x("answer one")])],
+        ),
+        e("h3", vec![e("button", vec![x("Question two")])]),
+        // display: none: nothing in it has a box.
+        eas(
+            "div",
+            &[("class", "accordion-collapse collapse")],
+            disp("none"),
+            vec![es("p", boxless("block"), vec![x("answer two")])],
+        ),
+        // A collapsible dropdown, one over the page, one hidden for good: out.
+        eas(
+            "div",
+            &[("class", "dropdown collapse")],
+            disp("none"),
+            vec![x("dropdown entry")],
+        ),
+        eas(
+            "div",
+            &[("class", "accordion-flyout")],
+            Style {
+                position: Some("absolute".into()),
+                ..collapsed.clone()
+            },
+            vec![x("flyout entry")],
+        ),
+        eas(
+            "div",
+            &[("class", "accordion__content"), ("inert", "")],
+            collapsed,
+            vec![x("inert answer")],
+        ),
+        // A hidden element no class or toggle names stays hidden.
+        es("div", disp("none"), vec![x("plain hidden")]),
+    ];
+    let obs = page(body);
+    let tree = obs.check().unwrap();
+    assert!(render::folds_content(&tree));
+    let text = |view| {
+        render::render_as(&tree, &[], view)
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        text(render::View::Unfolded),
+        "FAQ Question one answer one Question two answer two"
+    );
+    assert_eq!(text(render::View::AsShown), "FAQ Question one Question two");
+}
+
+#[test]
 fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
     // An accordion: each question a button that says whether its answer is expanded and names it.
     let section = |id: &str, expanded: bool, answer: &str, extra: &[(&str, &str)]| {
