@@ -1741,6 +1741,64 @@ fn comment_threads_are_not_candidates() {
 }
 
 #[test]
+fn an_article_of_lists_above_a_long_comment_thread_is_the_main_text() {
+    // A how-to post: paragraphs between headings and lists of steps written as sentences (its
+    // paragraphs 56 % of its text), then a comment thread three times longer. The region holds
+    // the thread and the thread's prose does not count (comments are no candidates), so only
+    // the article road's own prose share says it is an article (M9's 55 %).
+    let step = |n: usize, m: usize| {
+        e(
+            "li",
+            vec![x(&format!(
+                "Step {n}.{m}: water the beds early in the morning, before the sun is up and hot again"
+            ))],
+        )
+    };
+    let mut article = vec![e("h1", vec![x("Organic pest control")])];
+    for n in 0..4 {
+        article.push(e("h2", vec![x(&format!("Method number {n}"))]));
+        article.extend((0..3).map(|m| para(&prose(3 * n + m, "Article"))));
+        article.push(e(
+            "ul",
+            (0..2 + usize::from(n == 0)).map(|m| step(n, m)).collect(),
+        ));
+    }
+    let comments: Vec<T> = (0..30)
+        .map(|n| {
+            ea(
+                "li",
+                &[("class", "comment")],
+                vec![para(&prose(n, "Comment")), para(&prose(n, "Reply"))],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "article",
+                &[("class", "post")],
+                vec![
+                    e("time", vec![x("24 July 2015")]),
+                    ea("div", &[("class", "entry-content")], article),
+                ],
+            ),
+            ea(
+                "div",
+                &[("class", "entry-comments"), ("id", "comments")],
+                vec![ea("ol", &[("class", "comment-list")], comments)],
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Article sentence 0") && main.contains("Step 3.1"),
+        "{main}"
+    );
+    assert!(!main.contains("Comment sentence"), "{main}");
+}
+
+#[test]
 fn related_post_cards_are_cut() {
     // Several <article> cards of related posts, with teasers, inside the post's own container;
     // the real body is outside the cards.
