@@ -98,6 +98,7 @@ const ATTRS: &[(&str, &str)] = &[
     ("role", "tabpanel"),
     ("aria-expanded", "false"),
     ("aria-controls", "comments"),
+    ("class", "accordion__content"),
     ("aria-controls", "comments  x y"),
     ("open", ""),
     ("class", "dropdown"),
@@ -156,6 +157,13 @@ fn node(u: &mut Unstructured, nodes: &mut Vec<Node>, depth: u32) -> Result<u32> 
             color0: u.ratio(1, 12)?,
             clip_path: if u.ratio(1, 10)? {
                 Some((*u.choose(&["inset(50%)", "inset(0)", "circle(0)", "inset(10px 20%)", "none"])?).into())
+            } else {
+                None
+            },
+            // Over the page or in the flow, for what is faded out or hidden by visibility (R2's
+            // and R3's exceptions read the latter in the main text).
+            position: if u.ratio(1, 6)? {
+                Some((*u.choose(&["absolute", "fixed"])?).into())
             } else {
                 None
             },
