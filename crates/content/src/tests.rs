@@ -431,6 +431,21 @@ fn r2_a_closed_details_is_read_whole_in_the_main_text() {
     );
 }
 
+/// The page's words in each view (unfolded: the main text's; as shown: the person's), one space
+/// between them; the render must know that something is folded for the two to differ.
+fn words_by_view(obs: &Observation) -> (String, String) {
+    let tree = obs.check().unwrap();
+    assert!(render::folds_content(&tree));
+    let words = |view| {
+        render::render_as(&tree, &[], view)
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    (words(render::View::Unfolded), words(render::View::AsShown))
+}
+
 #[test]
 fn r2_a_part_faded_out_where_it_stands_is_read_in_the_main_text() {
     // A scroll reveal: sections below the fold at opacity 0, in the flow, until the person
@@ -477,20 +492,9 @@ fn r2_a_part_faded_out_where_it_stands_is_read_in_the_main_text() {
         ),
     ];
     let obs = page(body);
-    let tree = obs.check().unwrap();
-    assert!(render::folds_content(&tree));
-    let text = |view| {
-        render::render_as(&tree, &[], view)
-            .text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    assert_eq!(
-        text(render::View::Unfolded),
-        "Shown intro Faded heading faded body"
-    );
-    assert_eq!(text(render::View::AsShown), "Shown intro");
+    let (unfolded, shown) = words_by_view(&obs);
+    assert_eq!(unfolded, "Shown intro Faded heading faded body");
+    assert_eq!(shown, "Shown intro");
     // The reading's main text is the unfolded page.
     let r = reading(&select(obs.clone(), "Shown intro", "Shown intro"));
     let main = r.page_text.as_deref().unwrap();
@@ -557,20 +561,9 @@ fn r3_text_hidden_by_visibility_where_it_stands_is_read_in_the_main_text() {
         ),
     ];
     let obs = page(body);
-    let tree = obs.check().unwrap();
-    assert!(render::folds_content(&tree));
-    let text = |view| {
-        render::render_as(&tree, &[], view)
-            .text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    assert_eq!(
-        text(render::View::Unfolded),
-        "Shown intro Hidden heading hidden body Outro"
-    );
-    assert_eq!(text(render::View::AsShown), "Shown intro Outro");
+    let (unfolded, shown) = words_by_view(&obs);
+    assert_eq!(unfolded, "Shown intro Hidden heading hidden body Outro");
+    assert_eq!(shown, "Shown intro Outro");
 }
 
 #[test]
@@ -626,20 +619,12 @@ fn r2_an_accordion_section_known_by_its_class_is_read_in_the_main_text() {
         es("div", disp("none"), vec![x("plain hidden")]),
     ];
     let obs = page(body);
-    let tree = obs.check().unwrap();
-    assert!(render::folds_content(&tree));
-    let text = |view| {
-        render::render_as(&tree, &[], view)
-            .text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let (unfolded, shown) = words_by_view(&obs);
     assert_eq!(
-        text(render::View::Unfolded),
+        unfolded,
         "FAQ Question one answer one Question two answer two"
     );
-    assert_eq!(text(render::View::AsShown), "FAQ Question one Question two");
+    assert_eq!(shown, "FAQ Question one Question two");
 }
 
 #[test]
@@ -686,21 +671,13 @@ fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
     // A hidden element nobody's toggle names stays hidden.
     body.push(es("div", disp("none"), vec![x("plain hidden")]));
     let obs = page(body);
-    let tree = obs.check().unwrap();
-    assert!(render::folds_content(&tree));
-    let text = |view| {
-        render::render_as(&tree, &[], view)
-            .text
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let (unfolded, shown) = words_by_view(&obs);
     assert_eq!(
-        text(render::View::Unfolded),
+        unfolded,
         "FAQ Question a1 open answer Question a2 folded answer Question m1 Question m2"
     );
     assert_eq!(
-        text(render::View::AsShown),
+        shown,
         "FAQ Question a1 open answer Question a2 Question m1 Question m2"
     );
 }
