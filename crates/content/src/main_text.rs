@@ -92,7 +92,12 @@
 //!   reference's notes and steps, written `li > p`: `a_short_list_of_paragraphs_is_kept`; steps
 //!   that link the commands they name: `a_list_of_steps_naming_their_commands_is_kept`), nor a
 //!   list without a negative class word of items shown as list items, 60 bytes each on average,
-//!   with little link text (a reference's conditions, bare sentences: `a_list_of_sentences_is_kept`).
+//!   with little link text (a reference's conditions, bare sentences: `a_list_of_sentences_is_kept`),
+//!   nor for its link text a list without a negative class word whose items, two thirds of them
+//!   or more, each say in 25 bytes of their own what their link is, nor a list inside one of
+//!   its items, nor those lists' items as all-link blocks (a reference's guides, "Learn about
+//!   datasets, the top-level container of tables": `a_list_of_links_each_described_is_kept`;
+//!   a list of bare headlines is still cut).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -993,6 +998,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         && is_block(layout(node))
         && text.len() < 160
         && page.density(i) > 0.9
+        && !is_described_link_list_part(page, i)
     {
         return true;
     }
@@ -1066,7 +1072,8 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     let density = page.density(i);
-    if (weight < 25.0 && density > 0.5) || density > 0.7 {
+    let annotated = is_list_of_annotated_links(page, i, weight);
+    if ((weight < 25.0 && density > 0.5) || density > 0.7) && !annotated {
         return true;
     }
     if c.commas >= 10 {
@@ -1083,8 +1090,8 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
             && !wraps_heading(tree, i)
             && !is_short_sentence(page, i)
             && c.p < 2)
-        || (weight < 25.0 && density > 0.5)
-        || (weight >= 25.0 && density > 0.7)
+        || (!annotated && weight < 25.0 && density > 0.5)
+        || (!annotated && weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
 }
@@ -1131,6 +1138,80 @@ fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
 const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];
+
+/// Whether a list is one of links each told about: a `ul` or `ol` without a negative class word,
+/// of two items or more, its items saying in their own words, beyond their links, what the link is
+/// ([`ANNOTATION_BYTES`] or more; two thirds of the items at least), or a list inside an item of
+/// such a list: a reference's "Learn about datasets, BigQuery's top-level container
+/// of tables and views." (`a_list_of_links_each_described_is_kept`), not a list of headlines.
+fn is_list_of_annotated_links(page: &Page<'_, '_, '_>, i: usize, weight: f64) -> bool {
+    if !matches!(page.tree.node(i).tag(), "ul" | "ol") || weight < 0.0 {
+        return false;
+    }
+    // The list itself, or one of the lists it is nested in (item in item, a few levels up).
+    let mut list = i;
+    for _ in 0..=NESTED_LIST_LEVELS {
+        if describes_its_links(page, list) {
+            return true;
+        }
+        match page
+            .tree
+            .parent_of(list)
+            .filter(|&li| page.tree.node(li).tag() == "li")
+            .and_then(|li| page.tree.parent_of(li))
+        {
+            Some(up) if matches!(page.tree.node(up).tag(), "ul" | "ol") => list = up,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether a list's own items, two thirds of them at least (and two or more), say in
+/// [`ANNOTATION_BYTES`] of their own what their links are, in a list without a negative class
+/// word ([`is_list_of_annotated_links`]).
+fn describes_its_links(page: &Page<'_, '_, '_>, list: usize) -> bool {
+    if page.class_weight(list) < 0.0 {
+        return false;
+    }
+    let items = page
+        .tree
+        .node(list)
+        .kids
+        .iter()
+        .map(|&k| k as usize)
+        .filter(|&k| page.tree.node(k).tag() == "li");
+    let (mut all, mut told) = (0, 0);
+    for k in items {
+        all += 1;
+        if len(page.r, k) as f64 * (1.0 - page.density(k)) >= ANNOTATION_BYTES {
+            told += 1;
+        }
+    }
+    all >= 2 && 3 * told >= 2 * all
+}
+
+/// How many lists up a nested list looks for one whose links are described
+/// ([`is_list_of_annotated_links`]).
+const NESTED_LIST_LEVELS: usize = 3;
+
+/// Whether a block is a list of links each described, or an item of one
+/// ([`is_list_of_annotated_links`]): its links are the list's, not a promotion.
+fn is_described_link_list_part(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let list = if page.tree.node(i).tag() == "li" {
+        match page.tree.parent_of(i) {
+            Some(p) => p,
+            None => return false,
+        }
+    } else {
+        i
+    };
+    is_list_of_annotated_links(page, list, page.class_weight(list))
+}
+
+/// How much of a list item's own text, beyond its links, tells what its link is
+/// ([`is_list_of_annotated_links`]).
+const ANNOTATION_BYTES: f64 = 25.0;
 
 /// Whether a list is one of sentences: a `ul` or `ol` without a negative class word, of two
 /// items or more, [`SENTENCE_ITEM_BYTES`] an item or more on average, with little link text, its

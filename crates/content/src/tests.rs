@@ -1851,6 +1851,68 @@ fn headline_lists_are_cut() {
 }
 
 #[test]
+fn a_list_of_links_each_described_is_kept() {
+    // A reference's overview: prose, then a list whose items each link a guide and say in a few
+    // words of their own what it is (most of each item is its link), one item opening a list of
+    // its own links; and a list of bare headlines, which stays cut.
+    let described = |n: usize| {
+        e(
+            "li",
+            vec![
+                e(
+                    "a",
+                    vec![x(&format!(
+                        "Learn how datasets of kind {n} organize tables"
+                    ))],
+                ),
+                x(", the top-level container of views."),
+            ],
+        )
+    };
+    let mut items: Vec<_> = (0..3).map(described).collect();
+    items.push(e(
+        "li",
+        vec![
+            e("a", vec![x("Load data into the warehouse quickly")]),
+            x(" using any of these:"),
+            e(
+                "ul",
+                (0..3)
+                    .map(|n| e("li", vec![e("a", vec![x(&format!("Loader number {n}"))])]))
+                    .collect(),
+            ),
+        ],
+    ));
+    let headlines = e(
+        "ul",
+        (0..5)
+            .map(|n| {
+                e(
+                    "li",
+                    vec![e("a", vec![x(&format!("Headline {n} from elsewhere"))])],
+                )
+            })
+            .collect(),
+    );
+    let mut body: Vec<_> = (0..4).map(|n| para(&prose(n, "Body"))).collect();
+    body.push(e("ul", items));
+    body.push(para(&prose(5, "Closing")));
+    body.push(headlines);
+    let obs = page(vec![ea("div", &[("class", "devsite-article-body")], body)]);
+    let main = main_of(obs);
+    assert!(main.contains("Body sentence 0"), "{main}");
+    for n in 0..3 {
+        assert!(
+            main.contains(&format!("datasets of kind {n}")),
+            "item {n} missing: {main}"
+        );
+    }
+    assert!(main.contains("Load data into the warehouse"), "{main}");
+    assert!(main.contains("Loader number 2"), "{main}");
+    assert!(!main.contains("Headline 3"), "{main}");
+}
+
+#[test]
 fn code_blocks_keep_their_copy_buttons() {
     // A documentation page: prose, and code blocks each with a copy button beside its `pre`.
     let code = |n: usize| {
