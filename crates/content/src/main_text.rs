@@ -1072,7 +1072,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     let density = page.density(i);
-    let annotated = is_list_of_annotated_links(page, i, weight);
+    let annotated = is_list_of_annotated_links(page, i);
     if ((weight < 25.0 && density > 0.5) || density > 0.7) && !annotated {
         return true;
     }
@@ -1090,8 +1090,6 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
             && !wraps_heading(tree, i)
             && !is_short_sentence(page, i)
             && c.p < 2)
-        || (!annotated && weight < 25.0 && density > 0.5)
-        || (!annotated && weight >= 25.0 && density > 0.7)
         || (c.embeds == 1 && text < 75)
         || c.embeds > 1
 }
@@ -1144,8 +1142,8 @@ const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"]
 /// ([`ANNOTATION_BYTES`] or more; two thirds of the items at least), or a list inside an item of
 /// such a list: a reference's "Learn about datasets, BigQuery's top-level container
 /// of tables and views." (`a_list_of_links_each_described_is_kept`), not a list of headlines.
-fn is_list_of_annotated_links(page: &Page<'_, '_, '_>, i: usize, weight: f64) -> bool {
-    if !matches!(page.tree.node(i).tag(), "ul" | "ol") || weight < 0.0 {
+fn is_list_of_annotated_links(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    if !matches!(page.tree.node(i).tag(), "ul" | "ol") || page.class_weight(i) < 0.0 {
         return false;
     }
     // The list itself, or one of the lists it is nested in (item in item, a few levels up).
@@ -1198,15 +1196,11 @@ const NESTED_LIST_LEVELS: usize = 3;
 /// Whether a block is a list of links each described, or an item of one
 /// ([`is_list_of_annotated_links`]): its links are the list's, not a promotion.
 fn is_described_link_list_part(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let list = if page.tree.node(i).tag() == "li" {
-        match page.tree.parent_of(i) {
-            Some(p) => p,
-            None => return false,
-        }
-    } else {
-        i
+    let list = match page.tree.node(i).tag() {
+        "li" => page.tree.parent_of(i),
+        _ => Some(i),
     };
-    is_list_of_annotated_links(page, list, page.class_weight(list))
+    list.is_some_and(|list| is_list_of_annotated_links(page, list))
 }
 
 /// How much of a list item's own text, beyond its links, tells what its link is
