@@ -4365,6 +4365,66 @@ fn menus_are_cut_from_the_region() {
 }
 
 #[test]
+fn a_list_under_its_heading_beside_prose_is_not_a_menu() {
+    // A wiki's index: a paragraph says what it lists, then under each letter's heading (a
+    // wrapper holding the heading and its edit link) a list of short linked names; a table of
+    // contents under its heading links to the page's own headings, and the site's menu stands
+    // under no heading.
+    let href = |h: &str, t: &str| ea("a", &[("href", h)], vec![x(t)]);
+    let letter = |l: &str| {
+        vec![
+            e(
+                "div",
+                vec![e("h2", vec![x(l)]), e("span", vec![link("edit")])],
+            ),
+            e(
+                "div",
+                vec![e(
+                    "ul",
+                    (0..6)
+                        .map(|n| {
+                            e(
+                                "li",
+                                vec![href(&format!("/wiki/{l}{n}"), &format!("{l}lang {n}"))],
+                            )
+                        })
+                        .collect(),
+                )],
+            ),
+        ]
+    };
+    let toc = e(
+        "ul",
+        ["B", "C", "D", "E"]
+            .iter()
+            .map(|l| e("li", vec![href(&format!("#{l}"), &format!("Section {l}"))]))
+            .collect(),
+    );
+    let mut kids = vec![
+        e("h1", vec![x("List of programming languages")]),
+        para("This is an index to notable programming languages, in current or historical use, by name."),
+        e("h2", vec![x("Contents")]),
+        toc,
+    ];
+    for l in ["B", "C", "D"] {
+        kids.extend(letter(l));
+    }
+    let menu = e(
+        "div",
+        ["Home", "Random", "Donate", "Help"]
+            .iter()
+            .map(|s| href("/wiki/Menu", s))
+            .collect(),
+    );
+    let main = main_of(page(vec![menu, e("main", kids)]));
+    for name in ["Blang 0", "Clang 5", "Dlang 3"] {
+        assert!(main.contains(name), "{name}: {main}");
+    }
+    assert!(!main.contains("Section C"), "{main}");
+    assert!(!main.contains("Donate"), "{main}");
+}
+
+#[test]
 fn a_page_of_short_parts_reads_as_its_region() {
     // A forum thread of short posts: none is a paragraph of an article, all are the text.
     let posts: Vec<T> = (0..5)

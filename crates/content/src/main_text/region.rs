@@ -18,7 +18,9 @@
 //! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
 //! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
-//! `a_listings_entries_with_long_linked_titles_are_not_menus`), forms of controls (not a form the person sees no control in, which wraps
+//! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a list under its own heading
+//! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`),
+//! forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
 //! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`), ads
@@ -554,7 +556,7 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
     {
         return true;
     }
-    is_menu(page, i) || is_control_label(page, i)
+    (is_menu(page, i) && !is_headed_list(page, i)) || is_control_label(page, i)
 }
 
 /// What follows "modal" or "popup" in a class or id token (without `-` and `_`) naming the
@@ -1010,6 +1012,80 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
         && c.anchors >= MENU_MIN_LINKS
         && c.links <= MENU_LINK_BYTES * c.anchors
         && page.density(i) >= 0.7
+}
+
+/// Fewest bytes of the paragraph beside a headed list ([`is_headed_list`]).
+const BESIDE_PROSE_BYTES: usize = 80;
+
+/// Whether a block of short links is a list the page's text is made of: it comes right under
+/// its own heading (the heading, or a heading's wrapper that starts with it, is the block's
+/// previous shown sibling, or the previous of the wrapper the block fills alone), a paragraph of
+/// [`BESIDE_PROSE_BYTES`] or more and little link text stands beside it, and its links lead
+/// away, not to the page's own headings (a table of contents, `#…`). A wiki's list of entries
+/// by letter, an index's sections; a menu stands in the page's furniture, under no heading or
+/// beside no prose (`a_list_under_its_heading_beside_prose_is_not_a_menu`).
+fn is_headed_list(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    let mut block = i;
+    let heading = loop {
+        if let Some(prev) = previous_shown(page, block) {
+            break prev;
+        }
+        match tree.parent_of(block) {
+            Some(p) if len(page.r, p) == len(page.r, block) => block = p,
+            _ => return false,
+        }
+    };
+    let starts_with_heading = is_heading(tree.node(heading).tag())
+        || first_shown(page, heading).is_some_and(|k| is_heading(tree.node(k).tag()));
+    let beside_prose = tree.parent_of(block).is_some_and(|p| {
+        shown_kids(page, p).any(|k| {
+            tree.node(k).tag() == "p"
+                && len(page.r, k) >= BESIDE_PROSE_BYTES
+                && page.density(k) < 0.5
+        })
+    });
+    starts_with_heading && beside_prose && !first_link_is_in_page(tree, i)
+}
+
+/// The element children of `p` that show text, in order.
+fn shown_kids<'a>(page: &'a Page<'_, '_, '_>, p: usize) -> impl Iterator<Item = usize> + 'a {
+    page.tree
+        .node(p)
+        .kids
+        .iter()
+        .map(|&k| k as usize)
+        .filter(move |&k| {
+            page.tree.node(k).is_element()
+                && page
+                    .r
+                    .span(k)
+                    .is_some_and(|(a, b)| !page.r.slice(a, b).trim().is_empty())
+        })
+}
+
+/// The shown element sibling just before `i`.
+fn previous_shown(page: &Page<'_, '_, '_>, i: usize) -> Option<usize> {
+    let p = page.tree.parent_of(i)?;
+    shown_kids(page, p).take_while(|&k| k != i).last()
+}
+
+/// The first shown element child of `i`.
+fn first_shown(page: &Page<'_, '_, '_>, i: usize) -> Option<usize> {
+    shown_kids(page, i).next()
+}
+
+/// Whether the first link with an address under `i` points into the page (`#…`).
+fn first_link_is_in_page(tree: &Tree<'_>, i: usize) -> bool {
+    let mut stack = vec![i];
+    while let Some(n) = stack.pop() {
+        let node = tree.node(n);
+        if let Some(href) = node.attr("href").filter(|_| node.tag() == "a") {
+            return href.trim_start().starts_with('#');
+        }
+        stack.extend(node.kids.iter().rev().map(|&k| k as usize));
+    }
+    false
 }
 
 /// The page's chrome by its tag or role: navigation, a banner, a footer (not a bare `header`,
