@@ -58,7 +58,8 @@
 //!   number, "#12" linking to it: `a_posts_number_link_is_cut`; a thread's notes, "Thread
 //!   starter …", "Last edited: …": `a_threads_notes_are_cut`),
 //!   a quote whose long lines the part has read above it, a reply quoting an earlier post, with
-//!   its "… said:" (M8's rule: `a_quote_of_an_earlier_post_is_read_once`),
+//!   its "… said:" (M8's rule: `a_quote_of_an_earlier_post_is_read_once`), and a second copy of
+//!   the part's content (M8's rule: `a_second_copy_of_the_content_is_read_once`),
 //!   short blocks that are
 //!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
 //!   a reference entry's name linked to its own page:

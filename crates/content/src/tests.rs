@@ -6027,6 +6027,53 @@ fn a_quote_of_a_post_not_on_the_page_is_kept() {
 }
 
 #[test]
+fn a_second_copy_of_the_content_is_read_once() {
+    // A page that carries its story twice, a layout for small screens and one for large (the
+    // style sheet shows one of them), and under each of two photos the same short credit line:
+    // the story is read once by both roads, the credit under each photo stays.
+    let story = |class: &str| {
+        let mut kids = vec![e("h2", vec![x("How the valley was mapped")])];
+        kids.extend((0..14).map(|n| para(&prose(n, "Story"))));
+        ea("div", &[("class", class)], kids)
+    };
+    let credit = || {
+        e(
+            "div",
+            vec![para(
+                "This webcam image is provided courtesy of the valley's conservancy, with thanks.",
+            )],
+        )
+    };
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("How the valley was mapped")]),
+            credit(),
+            story("story-mobile"),
+            story("story-desktop"),
+            e(
+                "div",
+                vec![
+                    para("The survey's second photograph, of the river, from the northern rim."),
+                    credit(),
+                ],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [&article, &region] {
+        assert_eq!(text.matches("Story sentence 7").count(), 1, "{text}");
+        assert_eq!(text.matches("Story sentence 0").count(), 1, "{text}");
+    }
+    assert_eq!(
+        region.matches("courtesy of the valley").count(),
+        2,
+        "{region}"
+    );
+    assert_eq!(main_of(obs).matches("Story sentence 11").count(), 1);
+}
+
+#[test]
 fn a_documents_lead_beside_its_sections_is_kept() {
     // A reference page: its header holds the title and the paragraphs introducing it, a table
     // of contents stands between, and the block of its sections wins.

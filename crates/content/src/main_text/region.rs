@@ -89,7 +89,9 @@
 //! quote (a `blockquote`, a class word "quote") whose long lines, three quarters of its bytes
 //! in them or more, the region has read above it: a reply quoting an earlier post, with its
 //! "… said:" (`a_quote_of_an_earlier_post_is_read_once`; a quote of a post not on the page is
-//! kept: `a_quote_of_a_post_not_on_the_page_is_kept`).
+//! kept: `a_quote_of_a_post_not_on_the_page_is_kept`), and a block whose long lines, a
+//! thousand bytes of them or more, the region has all read above it: the page's content
+//! carried twice, for small screens and for large (`a_second_copy_of_the_content_is_read_once`).
 
 use crate::observation::Tree;
 use crate::render::Rendered;
@@ -953,16 +955,25 @@ impl<'r> Quoted<'r> {
         self.upto = self.upto.max(from);
     }
 
-    /// Whether a quote only repeats lines read earlier: a reply quoting a post above it, whose
-    /// words the thread already holds (`a_quote_of_an_earlier_post_is_read_once`). Only a quote
-    /// with a line of [`REPEAT_MIN`] bytes or more; its short lines ("… said:") go with it.
+    /// Whether a block only repeats lines read earlier: a quote, a reply quoting a post above
+    /// it, whose words the thread already holds (`a_quote_of_an_earlier_post_is_read_once`; only
+    /// a quote with a line of [`REPEAT_MIN`] bytes or more, its short lines, "… said:", go with
+    /// it), or a second copy of the page's content, a block whose long lines, [`COPY_BYTES`] or
+    /// more, were all read above it (a page that carries its article, or its product, once for
+    /// small screens and once for large: `a_second_copy_of_the_content_is_read_once`; a shorter
+    /// repeat is often the page's own, a notice under each webcam, one code sample in each
+    /// language's tab).
     pub(super) fn repeats(
         &mut self,
         page: &Page<'_, '_, 'r>,
         i: usize,
         (a, b): (usize, usize),
     ) -> bool {
-        if !is_quote(page, i) {
+        let quote = is_quote(page, i);
+        if !quote
+            && (b - a < COPY_BYTES
+                || !super::page::is_block(crate::render::layout(page.tree.node(i))))
+        {
             return false;
         }
         self.read_to(page.r, a);
@@ -972,12 +983,23 @@ impl<'r> Quoted<'r> {
                 all += line.len();
                 if self.seen.contains(line) {
                     seen += line.len();
+                } else if !quote {
+                    // A copy repeats every long line: the first new one settles it.
+                    return false;
                 }
             }
         }
-        seen > 0 && seen as f64 >= QUOTE_SEEN_SHARE * all as f64
+        if quote {
+            seen > 0 && seen as f64 >= QUOTE_SEEN_SHARE * all as f64
+        } else {
+            all >= COPY_BYTES
+        }
     }
 }
+
+/// Fewest bytes of long lines in a block read a second time, for it to be read once as a copy
+/// of the content ([`Quoted::repeats`]).
+const COPY_BYTES: usize = 1000;
 
 /// Most bytes of text per control in a form of controls.
 const FORM_BYTES_PER_CONTROL: usize = 300;
