@@ -4425,6 +4425,61 @@ fn a_list_under_its_heading_beside_prose_is_not_a_menu() {
 }
 
 #[test]
+fn a_line_of_linked_names_is_not_a_menu() {
+    // A listing of papers: under each title, its authors as one line of links joined by
+    // commas. The site's menu of as many short links, not joined so, stays cut.
+    let name = |n: &str| ea("a", &[("href", "/author")], vec![x(n)]);
+    let entry = |n: usize| {
+        e(
+            "dd",
+            vec![
+                e(
+                    "div",
+                    vec![x(&format!("Title: A study of attention number {n}"))],
+                ),
+                e(
+                    "div",
+                    vec![
+                        name(&format!("Ada Author{n}")),
+                        x(", "),
+                        name("Bo Second"),
+                        x(", "),
+                        name("Cy Third"),
+                        x(", "),
+                        name("Di Fourth"),
+                    ],
+                ),
+                e("div", vec![x("Subjects: Artificial Intelligence (cs.AI)")]),
+            ],
+        )
+    };
+    let menu = e(
+        "div",
+        ["Home", "Search", "Help", "About"]
+            .iter()
+            .map(|s| ea("a", &[("href", "/menu")], vec![x(s)]))
+            .collect(),
+    );
+    let main = main_of(page(vec![
+        menu,
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Recent submissions")]),
+                e("dl", (0..6).map(entry).collect()),
+            ],
+        ),
+    ]));
+    for n in 0..6 {
+        assert!(
+            main.contains(&format!("Ada Author{n}, Bo Second")),
+            "{n}: {main}"
+        );
+    }
+    assert!(!main.contains("Help"), "{main}");
+}
+
+#[test]
 fn a_page_of_short_parts_reads_as_its_region() {
     // A forum thread of short posts: none is a paragraph of an article, all are the text.
     let posts: Vec<T> = (0..5)

@@ -19,7 +19,8 @@
 //! menus of short links
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a list under its own heading
-//! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`),
+//! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`;
+//! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`),
 //! forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
@@ -558,7 +559,19 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
     {
         return true;
     }
-    (is_menu(page, i) && !is_headed_list(page, i)) || is_control_label(page, i)
+    (is_menu(page, i) && !is_headed_list(page, i) && !is_list_of_names(page, i))
+        || is_control_label(page, i)
+}
+
+/// Whether a block of short links is one line of them joined by commas, a comma or more
+/// between each two: a paper's authors, a post's number and author, a byline of several writers
+/// (`a_line_of_linked_names_is_not_a_menu`). A menu's links stand apart, in items or spaced.
+fn is_list_of_names(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let c = at(&page.counts, i);
+    page.r.span(i).is_some_and(|(a, b)| {
+        let t = page.r.slice(a, b).trim();
+        !t.contains('\n') && t.matches(',').count() + 1 >= c.anchors
+    })
 }
 
 /// What follows "modal" or "popup" in a class or id token (without `-` and `_`) naming the
