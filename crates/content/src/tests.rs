@@ -4480,6 +4480,86 @@ fn a_line_of_linked_names_is_not_a_menu() {
 }
 
 #[test]
+fn a_tables_rows_of_links_are_its_data() {
+    // A wiki's list: under its lead, a table whose rows are a year and the linked names of that
+    // year's laureates. A pricing table's row of one button repeated under each plan is no
+    // data, and the site's menu stays cut.
+    let name = |n: &str| ea("a", &[("href", "/wiki/Person")], vec![x(n)]);
+    let row = |y: usize| {
+        e(
+            "tr",
+            vec![
+                e("th", vec![x(&y.to_string())]),
+                e("td", vec![name(&format!("Physicist {y}"))]),
+                e("td", vec![name(&format!("Chemist {y}"))]),
+                e("td", vec![name(&format!("Writer {y}"))]),
+            ],
+        )
+    };
+    let order = e(
+        "tr",
+        (0..3)
+            .map(|_| {
+                e(
+                    "td",
+                    vec![ea("a", &[("href", "/buy")], vec![x("Order now")])],
+                )
+            })
+            .collect(),
+    );
+    let plans = e(
+        "table",
+        vec![e(
+            "tbody",
+            vec![
+                e(
+                    "tr",
+                    vec![
+                        e("td", vec![x("Basic plan with the essentials")]),
+                        e("td", vec![x("Pro plan for teams of ten")]),
+                        e("td", vec![x("Enterprise plan for everyone")]),
+                    ],
+                ),
+                e(
+                    "tr",
+                    vec![
+                        e("td", vec![x("$10")]),
+                        e("td", vec![x("$20")]),
+                        e("td", vec![x("$30")]),
+                    ],
+                ),
+                order,
+            ],
+        )],
+    );
+    let menu = e(
+        "div",
+        ["Home", "Search", "Help", "About"]
+            .iter()
+            .map(|s| ea("a", &[("href", "/menu")], vec![x(s)]))
+            .collect(),
+    );
+    let main = main_of(page(vec![
+        menu,
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("List of laureates")]),
+                para("The prizes are awarded each year to people who made outstanding contributions to their fields."),
+                e("table", vec![e("tbody", (1901..1908).map(row).collect())]),
+                plans,
+            ],
+        ),
+    ]));
+    for y in [1901, 1904, 1907] {
+        assert!(main.contains(&format!("Chemist {y}")), "{y}: {main}");
+    }
+    assert!(main.contains("Pro plan"), "{main}");
+    assert!(!main.contains("Order now"), "{main}");
+    assert!(!main.contains("Help"), "{main}");
+}
+
+#[test]
 fn a_page_of_short_parts_reads_as_its_region() {
     // A forum thread of short posts: none is a paragraph of an article, all are the text.
     let posts: Vec<T> = (0..5)

@@ -20,7 +20,9 @@
 //! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a list under its own heading
 //! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`;
-//! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`),
+//! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`;
+//! nor a table's rows of linked names, a list of laureates by year, though a row of one button
+//! under each plan is cut: `a_tables_rows_of_links_are_its_data`),
 //! forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
@@ -559,8 +561,36 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
     {
         return true;
     }
-    (is_menu(page, i) && !is_headed_list(page, i) && !is_list_of_names(page, i))
+    (is_menu(page, i)
+        && !is_headed_list(page, i)
+        && !is_list_of_names(page, i)
+        && !is_table_data(page, i))
         || is_control_label(page, i)
+}
+
+/// Fewest rows of a table whose rows of links are its data.
+const TABLE_MIN_ROWS: usize = 3;
+
+/// Whether a block of short links is a data table's or one of its rows: a table, or a row among
+/// [`TABLE_MIN_ROWS`] or more whose cells say different things (a list of laureates by year).
+/// A row of one button repeated ("Order now" under each plan) is no data.
+fn is_table_data(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    match tree.node(i).tag() {
+        "table" | "tbody" | "thead" => true,
+        "tr" => {
+            let rows = tree.parent_of(i).map_or(0, |p| {
+                shown_kids(page, p)
+                    .filter(|&k| tree.node(k).tag() == "tr")
+                    .count()
+            });
+            let cell = |k: usize| page.r.span(k).map(|(a, b)| page.r.slice(a, b).trim());
+            let mut cells = shown_kids(page, i).map(cell);
+            let first = cells.next().flatten();
+            rows >= TABLE_MIN_ROWS && cells.any(|c| c != first)
+        }
+        _ => false,
+    }
 }
 
 /// Whether a block of short links is one line of them joined by commas, a comma or more
