@@ -5,7 +5,9 @@
 //! Rules (each has a unit test in `tests.rs` named after it):
 //! - M1 paragraphs: the visible text of a block that is not inside a block of its own (a `p`, or
 //!   the bare text of a `div`), split at `<br>` (`br_separated_text_is_paragraphs`), is a
-//!   paragraph when it has at least 25 bytes. Headings and list items are not paragraphs.
+//!   paragraph when it has at least 25 bytes. Headings and list items are not paragraphs, nor
+//!   a text of one word said five times or more, a script's font probe
+//!   (`a_font_probes_repeated_word_is_no_paragraph`).
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
 //!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`), nor on a page
 //!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
@@ -227,7 +229,7 @@ fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
         if let Some(text) = &node.text {
             if let Some(b) = parent_owner.filter(|&b| b < n) {
                 let t = text.trim();
-                if !t.is_empty() {
+                if !t.is_empty() && !is_one_word_repeated(t) {
                     let (bytes, commas) = at(&open, b);
                     let c = t.matches([',', '，', '、', '،']).count();
                     set(&mut open, b, (bytes + len(r, i), commas + c));
@@ -247,6 +249,25 @@ fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
         close(b, &mut open, &mut out);
     }
     out
+}
+
+/// Fewest words of a text that is one word repeated ([`is_one_word_repeated`]).
+const REPEATED_WORDS: usize = 5;
+
+/// M1: whether a text is one word said over and over, [`REPEATED_WORDS`] times or more ("word
+/// word word …"): a script's probe that measures the page's fonts, no paragraph
+/// (`a_font_probes_repeated_word_is_no_paragraph`).
+fn is_one_word_repeated(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let first = words.next();
+    let mut n = 1;
+    for w in words {
+        if Some(w) != first {
+            return false;
+        }
+        n += 1;
+    }
+    n >= REPEATED_WORDS
 }
 
 /// M2: the candidates' final scores; each element's paragraph count goes into `counts.p`

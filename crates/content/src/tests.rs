@@ -4560,6 +4560,34 @@ fn a_tables_rows_of_links_are_its_data() {
 }
 
 #[test]
+fn a_font_probes_repeated_word_is_no_paragraph() {
+    // A news front page of linked headlines, and at the end of the body a script's font probe:
+    // "word" said three hundred times, then a few measuring strings. The probe is no article.
+    let entry = |n: usize| {
+        e(
+            "div",
+            vec![
+                e(
+                    "h3",
+                    vec![link(&format!(
+                        "Headline number {n} about the startup world"
+                    ))],
+                ),
+                e("span", vec![x(&format!("- Reporter {n}"))]),
+            ],
+        )
+    };
+    let probe = vec!["word"; 300].join(" ");
+    let main = main_of(page(vec![
+        e("main", (0..8).map(entry).collect()),
+        e("span", vec![x(&probe)]),
+        e("span", vec![x("mmMwWLliI0fiflO&1")]),
+    ]));
+    assert!(main.contains("Headline number 5"), "{main}");
+    assert!(main.contains("Reporter 7"), "{main}");
+}
+
+#[test]
 fn a_page_of_short_parts_reads_as_its_region() {
     // A forum thread of short posts: none is a paragraph of an article, all are the text.
     let posts: Vec<T> = (0..5)
