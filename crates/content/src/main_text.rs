@@ -45,7 +45,8 @@
 //!   `question_buttons_are_kept`, nor an accordion's title, holding a heading or in one, or
 //!   named "accordion": `an_accordions_title_buttons_are_kept`), navigation-like roles, parts whose class or id says
 //!   comments, replies, related posts, sharing, newsletters, ads (not a token that hides them,
-//!   `hide-…-ad`, `no-ads`: `tokens_that_hide_ads_are_not_ads`), bylines
+//!   `hide-…-ad`, `no-ads`: `tokens_that_hide_ads_are_not_ads`; nor a component's modifier,
+//!   `container--section-more-ads`, a layout leaving room for ads: `a_layouts_modifier_naming_ads_is_no_ad`), bylines
 //!   (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
 //!   `class_words_inside_code_do_not_cut`), the heading that

@@ -2327,6 +2327,60 @@ fn tokens_that_hide_ads_are_not_ads() {
 }
 
 #[test]
+fn a_layouts_modifier_naming_ads_is_no_ad() {
+    // A news front page's feed sits in a container whose variant leaves room for ads beside it
+    // (`container--section-more-ads`: a container, modified); the ad slot in that room, and a
+    // block named an ad with a modifier (`ad--sticky`), still go.
+    let card = |n: usize| {
+        ea(
+            "article",
+            &[("class", "article-card")],
+            vec![
+                e(
+                    "h3",
+                    vec![link(&format!("Story number {n} from the region"))],
+                ),
+                e(
+                    "p",
+                    vec![x(&format!(
+                        "What happened in story {n}, told in one sentence."
+                    ))],
+                ),
+            ],
+        )
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Latest news")]),
+            e("section", (0..8).map(card).collect()),
+            ea(
+                "div",
+                &[("class", "container__inner container--section-more-ads")],
+                vec![
+                    e("section", (10..14).map(card).collect()),
+                    ea(
+                        "div",
+                        &[("class", "ad-slot")],
+                        vec![para("Buy the new phone today, now on sale everywhere.")],
+                    ),
+                    ea(
+                        "div",
+                        &[("class", "ad--sticky")],
+                        vec![para("Fly away this winter with our cheapest fares ever.")],
+                    ),
+                ],
+            ),
+        ],
+    )]));
+    for n in [0, 7, 10, 13] {
+        assert!(main.contains(&format!("Story number {n}")), "{n}: {main}");
+    }
+    assert!(!main.contains("Buy the new phone"), "{main}");
+    assert!(!main.contains("cheapest fares"), "{main}");
+}
+
+#[test]
 fn a_header_class_is_not_noise() {
     // A document's lead, in a block its layout names a header: the page's words, not a banner.
     let obs = page(vec![e(

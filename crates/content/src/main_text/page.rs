@@ -270,14 +270,22 @@ pub(super) fn has_ad_token(h: &str) -> bool {
         let negated = ["hide-", "hidden-", "no-", "without-"]
             .iter()
             .any(|p| t.starts_with(p));
-        !negated
-            && (AD_TOKENS.contains(&t)
-                || t.starts_with("ad-")
-                || t.starts_with("ads-")
-                || t.ends_with("-ad")
-                || t.ends_with("-ads")
-                || t.starts_with("advert"))
+        let modifier = t
+            .split_once("--")
+            .is_some_and(|(block, _)| !is_ad_word(block));
+        !negated && !modifier && is_ad_word(t)
     })
+}
+
+/// Whether a class or id token names an ad: one of [`AD_TOKENS`], or a word starting or ending
+/// with `ad` or `ads` between dashes, or starting "advert".
+fn is_ad_word(t: &str) -> bool {
+    AD_TOKENS.contains(&t)
+        || t.starts_with("ad-")
+        || t.starts_with("ads-")
+        || t.ends_with("-ad")
+        || t.ends_with("-ads")
+        || t.starts_with("advert")
 }
 
 /// Below a `pre` or `code` element.
