@@ -2193,6 +2193,55 @@ fn breakpoint_hidden_classes_are_not_noise() {
 }
 
 #[test]
+fn a_class_hiding_a_part_is_not_noise() {
+    // Drupal's field whose label is hidden (`field--label-hidden`) and an accordion's panel
+    // named hidden while the person sees it open: `hidden` says what of the element is not
+    // shown, not that the element is not; a block hidden for all but screen readers and one
+    // hidden on phones and tablets (a desktop sidebar) still go.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[(
+                    "class",
+                    "field field--name-field-sections field--label-hidden",
+                )],
+                vec![para(
+                    "Tuning the planner takes a few steps that each pay off.",
+                )],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "kt-accordion-panel kt-accordion-panel-hidden")],
+                vec![para("We scored each product on price and ease of use.")],
+            ),
+            para(&prose(2, "Doc")),
+            ea(
+                "div",
+                &[("class", "visually-hidden")],
+                vec![para("Skip to the main content of this page now.")],
+            ),
+            ea(
+                "div",
+                &[(
+                    "class",
+                    "elementor-element elementor-hidden-tablet elementor-hidden-mobile",
+                )],
+                vec![para("Recent posts from our blog about other things.")],
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Tuning the planner"), "{main}");
+    assert!(main.contains("We scored each product"), "{main}");
+    assert!(!main.contains("Skip to the main"), "{main}");
+    assert!(!main.contains("Recent posts"), "{main}");
+}
+
+#[test]
 fn a_tools_class_is_not_noise() {
     // A service page's section of its tools: the features it sells, not a toolbar.
     let obs = page(vec![e(

@@ -124,7 +124,8 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// not replies to an article: `script_hook_classes_are_not_hint_words`), nor a utility's
 /// breakpoint `hidden` in a class of variants (`maxlg:hidden`, or `hidden` beside `md:block`:
 /// the block hides at some widths only, and the person sees it:
-/// `breakpoint_hidden_classes_are_not_noise`), nor a heading's `anchor…` token (where its anchor
+/// `breakpoint_hidden_classes_are_not_noise`), nor a token saying a part of it is hidden
+/// ([`hides_a_part`], `field--label-hidden`: `a_class_hiding_a_part_is_not_noise`), nor a heading's `anchor…` token (where its anchor
 /// stops, `anchorWithStickyNavbar_LWe7`: `a_headings_anchor_classes_are_not_hint_words`), nor an
 /// id that spells its heading
 /// ([`id_spells_heading`]: `an_id_that_spells_its_heading_is_no_hint`).
@@ -150,7 +151,8 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || (heading && t.starts_with("anchor"))
                     || t.starts_with("elementor-widget")
                     || t.starts_with("hs_cos_wrapper")
-                    || t.starts_with("js-"))
+                    || t.starts_with("js-")
+                    || hides_a_part(&t))
                 {
                     s.push_str(&t);
                     s.push(' ');
@@ -159,6 +161,17 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
         }
     }
     s
+}
+
+/// Whether a class token says a part of the element is hidden, not the element: `hidden` after
+/// the part's name (Drupal's `field--label-hidden`, a field whose label is not shown; an
+/// accordion's `kt-accordion-panel-hidden` on its shown panel; `panel--overflowhidden`). Not
+/// the element itself hidden for all but screen readers (`visually-hidden`), nor at some widths
+/// (`elementor-hidden-tablet`, where `hidden` comes first).
+fn hides_a_part(t: &str) -> bool {
+    t.strip_suffix("hidden").is_some_and(|part| {
+        !part.is_empty() && !part.ends_with("visually-") && !part.ends_with("visually")
+    })
 }
 
 /// Whether an id spells the text of the heading it names, the element's own (a heading's, or
