@@ -21,7 +21,8 @@
 //!   not layout wrappers' tokens: `layout_wrappers_are_not_hint_words`, nor script hooks'
 //!   `js-…`: `script_hook_classes_are_not_hint_words`, nor a breakpoint's
 //!   `hidden`: `breakpoint_hidden_classes_are_not_noise`, nor a part's, `field--label-hidden`:
-//!   `a_class_hiding_a_part_is_not_noise`, nor scroll-margin utilities:
+//!   `a_class_hiding_a_part_is_not_noise`, nor a table's sideways scroller,
+//!   `scrollable-table`: `a_tables_scrolling_wrapper_is_not_noise`, nor scroll-margin utilities:
 //!   `scroll_margin_utilities_are_not_hint_words`, nor a heading's `anchor…` token, where its
 //!   anchor stops under a sticky navbar: `a_headings_anchor_classes_are_not_hint_words`, nor an
 //!   id that spells its heading's words, a heading's or a part of one's, a section's or a

@@ -2242,6 +2242,51 @@ fn a_class_hiding_a_part_is_not_noise() {
 }
 
 #[test]
+fn a_tables_scrolling_wrapper_is_not_noise() {
+    // A meal plan's table of ingredients in the wrapper that scrolls it sideways on a phone
+    // (`scrollable-table`), and a row of cards in a box whose scrollbar is hidden
+    // (`scrollbar-hide`): how the box scrolls, not what it holds. A carousel's slides still go.
+    let row = |a: &str, b: &str| e("tr", vec![e("td", vec![x(a)]), e("td", vec![x(b)])]);
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Doc")),
+            ea(
+                "div",
+                &[("class", "scrollable-table")],
+                vec![e(
+                    "table",
+                    vec![e(
+                        "tbody",
+                        vec![
+                            row("Onion", "half an onion per person"),
+                            row("Carrots", "two medium carrots"),
+                            row("Porridge oats", "forty grams a day"),
+                        ],
+                    )],
+                )],
+            ),
+            para(&prose(1, "Doc")),
+            ea(
+                "div",
+                &[("class", "flex overflow-x-auto scrollbar-hide")],
+                vec![e("div", vec![x("Hire designers in forty-eight hours")])],
+            ),
+            para(&prose(2, "Doc")),
+            ea(
+                "div",
+                &[("class", "scroll-slides")],
+                vec![e("div", vec![x("Our other project: a beer brand")])],
+            ),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Porridge oats"), "{main}");
+    assert!(main.contains("Hire designers"), "{main}");
+    assert!(!main.contains("beer brand"), "{main}");
+}
+
+#[test]
 fn a_tools_class_is_not_noise() {
     // A service page's section of its tools: the features it sells, not a toolbar.
     let obs = page(vec![e(

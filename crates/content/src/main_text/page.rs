@@ -119,7 +119,9 @@ pub(super) fn len(r: &Rendered, i: usize) -> usize {
 /// nor layout wrappers' tokens (a utility's `overflow-hidden`, a page builder's
 /// `elementor-widget-container` or `hs_cos_wrapper_widget`: they hold any content, and say
 /// neither hidden nor widget of it: `layout_wrappers_are_not_hint_words`; a linked heading's
-/// `scroll-mt-20` or `scroll-margin-top`, no scroller: `scroll_margin_utilities_are_not_hint_words`),
+/// `scroll-mt-20` or `scroll-margin-top`, no scroller: `scroll_margin_utilities_are_not_hint_words`;
+/// a table's sideways scroller or a box's scrollbar, `scrollable-table`, `scrollbar-hide`:
+/// `a_tables_scrolling_wrapper_is_not_noise`),
 /// nor script hooks (`js-…`: a forum's `js-replyNewMessageContainer` holds the thread's posts,
 /// not replies to an article: `script_hook_classes_are_not_hint_words`), nor a utility's
 /// breakpoint `hidden` in a class of variants (`maxlg:hidden`, or `hidden` beside `md:block`:
@@ -148,6 +150,7 @@ pub(super) fn hints(tree: &Tree<'_>, i: usize) -> String {
                     || t.starts_with("tags-")
                     || t.contains("overflow-")
                     || is_scroll_spacing(&t)
+                    || is_scroll_behaviour(&t)
                     || (heading && t.starts_with("anchor"))
                     || t.starts_with("elementor-widget")
                     || t.starts_with("hs_cos_wrapper")
@@ -247,6 +250,18 @@ fn collect_text(tree: &Tree<'_>, i: usize, out: &mut String) {
     for &k in &node.kids {
         collect_text(tree, k as usize, out);
     }
+}
+
+/// A token that says how a box scrolls, not what it holds: a table's wrapper that scrolls it
+/// sideways on a narrow screen (`scrollable-table`, `table-scroll`), a utility's scrolling
+/// behaviour or scrollbar (`scroll-smooth`, `motion-reduce:scroll-auto`, `scrollbar-hide`)
+/// (`a_tables_scrolling_wrapper_is_not_noise`). A carousel's `scroll-slides` still scrolls
+/// past other content.
+fn is_scroll_behaviour(token: &str) -> bool {
+    let t = token.rsplit(':').next().unwrap_or(token);
+    (t.contains("scroll") && t.contains("table"))
+        || matches!(t, "scroll-smooth" | "scroll-auto")
+        || t.starts_with("scrollbar")
 }
 
 /// A scroll-margin or scroll-padding utility (`scroll-margin-top`, Tailwind's `scroll-mt-20`,
