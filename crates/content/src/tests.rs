@@ -5102,6 +5102,35 @@ fn a_badge_is_cut_from_the_region() {
 }
 
 #[test]
+fn a_cards_modifier_naming_a_badge_is_not_a_badge() {
+    // A thread's posts, each a card of the variant that carries a badge (a bare modifier
+    // token, `--badged`): the card holds the post, its badge is the badge.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "post-card --badged")],
+                vec![
+                    ea("strong", &[("class", "ipsBadge")], vec![x("AUTHOR BADGE")]),
+                    e(
+                        "div",
+                        vec![x(&format!("Post {n}: same here, the fan curve resets."))],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("Fan curve ignored")]), e("div", posts)],
+    )]));
+    for n in 0..6 {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("AUTHOR BADGE"), "{main}");
+}
+
+#[test]
 fn a_footer_named_by_its_class_is_cut_from_the_region() {
     // A listing whose footer is a div the layout names so: its links and legal lines are the
     // site's, not the listing's.

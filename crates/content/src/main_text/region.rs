@@ -30,7 +30,8 @@
 //! (not a listing's grid that hides the ad
 //! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related", a
 //! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
-//! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`;
+//! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`; not a card whose bare modifier
+//! token, `--badged`, says it carries one: `a_cards_modifier_naming_a_badge_is_not_a_badge`;
 //! `the_declared_main_region_is_read_whole`, `forms_and_banners_are_cut_from_the_region`), and
 //! a wiki's furniture around its article (MediaWiki's skip links, tagline and printed footer,
 //! `mw-jump-link`, `siteSub`, `printfooter`: `a_wikis_furniture_is_cut_from_the_region`),
@@ -612,10 +613,14 @@ const OPENER_PARTS: &[&str] = &[
 
 /// Whether class or id words `h` hold the [`REGION_NOISE`] word `k`: for "modal" and "popup",
 /// in a token that names the dialog, not the link or button that opens it, a card's visible
-/// text (`a_dialogs_opener_is_not_the_dialog`).
+/// text (`a_dialogs_opener_is_not_the_dialog`). Never in a bare modifier token, `--badged`: the
+/// component's variant (a card that carries a badge), not what it is
+/// (`a_cards_modifier_naming_a_badge_is_not_a_badge`).
 fn names_noise(h: &str, k: &str) -> bool {
     if !matches!(k, "modal" | "popup") {
-        return h.contains(k);
+        return h
+            .split_ascii_whitespace()
+            .any(|t| !t.starts_with("--") && t.contains(k));
     }
     after_word(h, k).any(|rest| !OPENER_PARTS.iter().any(|p| rest.starts_with(p)))
 }
