@@ -4892,6 +4892,43 @@ fn a_part_in_a_thread_reads_as_the_region() {
 }
 
 #[test]
+fn a_layouts_state_beside_its_sidebar_is_not_the_sidebar() {
+    // A thread of short posts; below them a wrapper whose words say the layout has no sidebar
+    // (`sidebar-enabled--false`) and one that sits under the menu (`under-menu`) hold the
+    // thread's closing posts. The real sidebar still goes.
+    let posts = |from: usize, to: usize| -> Vec<T> {
+        (from..to)
+            .map(|n| {
+                ea(
+                    "article",
+                    &[("class", "message")],
+                    vec![x(&format!("Post {n}: same here."))],
+                )
+            })
+            .collect()
+    };
+    let main = main_of(page(vec![
+        e("h1", vec![x("Fan curve ignored")]),
+        e("div", posts(0, 12)),
+        ea(
+            "div",
+            &[("class", "thread-end sidebar-enabled--false")],
+            posts(12, 14),
+        ),
+        ea("div", &[("class", "under-menu")], posts(14, 16)),
+        ea(
+            "div",
+            &[("class", "left-sidebar")],
+            vec![e("h3", vec![x("Latest posts elsewhere")])],
+        ),
+    ]));
+    for n in [0, 13, 15] {
+        assert!(main.contains(&format!("Post {n}:")), "{n}: {main}");
+    }
+    assert!(!main.contains("Latest posts elsewhere"), "{main}");
+}
+
+#[test]
 fn a_forums_sidebar_is_cut_from_the_region() {
     // A thread of short posts without a declared main: its posts in the layout's main column,
     // and a sidebar of the forum's latest threads, each with who posted last and when.

@@ -3,7 +3,8 @@
 //! region (its `main`, or `role="main"`, when that holds at least [`MAIN_SHARE`] of the body's
 //! text; else the body), with what is plainly not content cut out: navigation, asides, sidebars
 //! and footers (their tags, or a class or id word ending or starting so, `p-body-sidebar`,
-//! `site-footer`, `main-menu`, `navbar`, not a layout's `has-sidebar`:
+//! `site-footer`, `main-menu`, `navbar`, not a layout's `has-sidebar`, `sidebar-enabled--false`,
+//! `under-menu`: `a_layouts_state_beside_its_sidebar_is_not_the_sidebar`;
 //! `a_forums_sidebar_is_cut_from_the_region`,
 //! `a_footer_named_by_its_class_is_cut_from_the_region`,
 //! `a_menu_named_by_its_class_is_cut_from_the_region`; not a part named a menu whose text is
@@ -761,7 +762,9 @@ const FURNITURE_PARTS: &[&str] = &[
 /// `footer-links`, `main-menu`, `navbar`: `a_forums_sidebar_is_cut_from_the_region`,
 /// `a_footer_named_by_its_class_is_cut_from_the_region`,
 /// `a_menu_named_by_its_class_is_cut_from_the_region`), not a layout that has one
-/// (`has-sidebar`, `with-sidebar`, `content-with-sidebar-wrap`).
+/// (`has-sidebar`, `with-sidebar`, `content-with-sidebar-wrap`), nor a layout's state or a
+/// place beside the part (`sidebar-enabled--false`, `menu-open`, `under-menu`:
+/// `a_layouts_state_beside_its_sidebar_is_not_the_sidebar`).
 fn names_side_part(word: &str) -> bool {
     let parts: Vec<&str> = word.split(['-', '_']).filter(|p| !p.is_empty()).collect();
     let is = |p: Option<&&str>| p.is_some_and(|p| FURNITURE_PARTS.contains(p));
@@ -770,7 +773,35 @@ fn names_side_part(word: &str) -> bool {
         .rev()
         .nth(1)
         .is_some_and(|p| matches!(*p, "has" | "with" | "no" | "one" | "two" | "without"));
-    (is(parts.first()) || is(parts.last())) && !layout
+    // A state of the page's layout (`sidebar-enabled--false`, `menu-open`) or a place beside
+    // the part (`under-menu`): a wrapper's words, not the part's.
+    let state = parts.get(1).is_some_and(|p| {
+        matches!(
+            *p,
+            "enabled"
+                | "disabled"
+                | "open"
+                | "opened"
+                | "closed"
+                | "collapsed"
+                | "expanded"
+                | "active"
+                | "visible"
+                | "true"
+                | "false"
+                | "on"
+                | "off"
+        )
+    }) && is(parts.first());
+    let place = parts.len() == 2
+        && is(parts.last())
+        && parts.first().is_some_and(|p| {
+            matches!(
+                *p,
+                "under" | "below" | "above" | "after" | "before" | "beside"
+            )
+        });
+    (is(parts.first()) || is(parts.last())) && !layout && !state && !place
 }
 
 /// Whether a `header` heads a section of the page, not the page: its nearest sectioning
