@@ -117,7 +117,8 @@
 //!   footer however much of it they hold.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose (its
 //!   paragraphs 55 % of it or more, a how-to's steps and headings between them, however long
-//!   the comment thread below: `an_article_of_lists_above_a_long_comment_thread_is_the_main_text`), unless
+//!   the comment thread below: `an_article_of_lists_above_a_long_comment_thread_is_the_main_text`,
+//!   `an_article_above_a_thread_ten_times_longer_is_the_main_text`), unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
 //!   than the region, it is a part of short lines (a landing page's section), it is one post
 //!   among alike siblings (a thread's longest post: `one_post_of_a_thread_reads_as_the_region`;
@@ -328,7 +329,8 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 
 /// M9: the page reads as one article when the article road's text is mostly prose (at least
 /// [`PROSE_DENSITY`] of it, and [`MIN_PROSE`] bytes or more) and at least [`MIN_TEXT_SHARE`] of
-/// the region's text, or when its prose ([`MIN_SHARED_PROSE`] bytes or more) is at least
+/// the region's text without its comment threads (readers' comments ten times a story's length
+/// are still the readers': `an_article_above_a_thread_ten_times_longer_is_the_main_text`), or when its prose ([`MIN_SHARED_PROSE`] bytes or more) is at least
 /// [`PROSE_SHARE`] of the region's text and the article road's text at least [`TEXT_SHARE`] of
 /// it; else its main text is the region (M8): a product, a listing, a thread of short posts, a
 /// service page of short sections (`a_page_of_short_parts_reads_as_its_region`,
@@ -354,11 +356,14 @@ pub(crate) fn main_text_and_ranges(tree: &Tree<'_>, r: &Rendered) -> (String, Ve
 /// priced cards comes before the part ([`grid_first`]).
 fn is_article(roads: &Roads) -> bool {
     let region = (roads.region.len() + roads.region_repeats).max(1) as f64;
+    let discussed = (roads.region.len() + roads.region_repeats)
+        .saturating_sub(roads.comments)
+        .max(1) as f64;
     let article = roads.article.len() as f64;
     let (total, chosen) = (roads.prose_total as f64, roads.prose_chosen as f64);
     let mostly_prose = (chosen >= PROSE_DENSITY * article.max(1.0)
         && roads.prose_total >= MIN_PROSE
-        && article >= MIN_TEXT_SHARE * region)
+        && article >= MIN_TEXT_SHARE * discussed)
         || (roads.prose_total >= MIN_SHARED_PROSE
             && total >= PROSE_SHARE * region
             && article >= TEXT_SHARE * region);
@@ -383,6 +388,33 @@ fn is_article(roads: &Roads) -> bool {
         && !undated_sections(roads, article, region)
         && !blurbs
         && !below_a_grid
+}
+
+/// Bytes of the region's text in the page's comment threads: the outermost shown parts whose
+/// class or id names comments (`comments`, `comment-list`, `disqus_thread`), as much of them
+/// as the region kept (`ranges`, the region's ranges of the rendered text, in order).
+fn comment_bytes(page: &Page<'_, '_, '_>, ranges: &[(usize, usize)]) -> usize {
+    let tree = page.tree;
+    let mut total = 0;
+    let mut inside_until = 0usize;
+    for &i in &page.r.order {
+        let i = i as usize;
+        let Some((a, b)) = page.r.span(i) else {
+            continue;
+        };
+        if a < inside_until || !tree.node(i).is_element() {
+            continue;
+        }
+        let h = page.hints(i);
+        if (h.contains("comment") || h.contains("disqus")) && !in_code(tree, i) {
+            total += ranges
+                .iter()
+                .map(|&(x, y)| y.min(b).saturating_sub(x.max(a)))
+                .sum::<usize>();
+            inside_until = b;
+        }
+    }
+    total
 }
 
 /// M9: whether a grid of priced cards comes before the article road's parts: an element, not
@@ -730,6 +762,9 @@ pub(crate) struct Roads {
     pub region_ranges: Vec<(usize, usize)>,
     /// Bytes of repeated blocks M8 cut from the region: M9 weighs the region with them.
     pub region_repeats: usize,
+    /// Bytes of the region's text in the page's comment threads ([`comment_bytes`]): M9
+    /// weighs the article road against the region without them.
+    pub comments: usize,
     /// Bytes of prose (M7) on the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
@@ -815,6 +850,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         || parts.iter().any(|&p| in_a_thread(tree, p));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));
     let dated = is_dated(&page, &region);
+    let comments = comment_bytes(&page, &region_ranges);
     let grid_first = grid_first(&page, &elements, &parts);
     let done = |article: String, article_ranges: Vec<(usize, usize)>| Roads {
         article,
@@ -822,6 +858,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         region: region.clone(),
         region_ranges: region_ranges.clone(),
         region_repeats,
+        comments,
         prose_total,
         prose_chosen,
         in_thread,
@@ -1329,6 +1366,7 @@ mod choice_tests {
             region: "r".repeat(region),
             region_ranges: Vec::new(),
             region_repeats: 0,
+            comments: 0,
             prose_total,
             prose_chosen,
             in_thread: false,

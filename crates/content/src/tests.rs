@@ -1776,6 +1776,41 @@ fn an_article_of_lists_above_a_long_comment_thread_is_the_main_text() {
 }
 
 #[test]
+fn an_article_above_a_thread_ten_times_longer_is_the_main_text() {
+    // A news site's story of a few paragraphs, then its readers' comments, more than ten times
+    // its length: the story is under a tenth of the region, yet the thread is the readers',
+    // and the story is the page's text.
+    let story: Vec<T> = (0..14).map(|n| para(&prose(n, "Story"))).collect();
+    let comments: Vec<T> = (0..100)
+        .map(|n| {
+            ea(
+                "li",
+                &[("class", "comment")],
+                vec![para(&prose(n, "Comment")), para(&prose(n, "Reply"))],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            ea(
+                "article",
+                &[("class", "story")],
+                vec![
+                    e("h1", vec![x("Graduates find no jobs")]),
+                    e("time", vec![x("19 December 2025")]),
+                    e("div", story),
+                ],
+            ),
+            ea("ul", &[("id", "commentlisting")], comments),
+        ],
+    )]);
+    let main = main_of(obs);
+    assert!(main.contains("Story sentence 13"), "{main}");
+    assert!(!main.contains("Comment sentence"), "{main}");
+}
+
+#[test]
 fn related_post_cards_are_cut() {
     // Several <article> cards of related posts, with teasers, inside the post's own container;
     // the real body is outside the cards.
