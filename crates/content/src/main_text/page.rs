@@ -335,12 +335,11 @@ fn strongly_negative(tree: &Tree<'_>, i: usize, h: &str) -> bool {
     {
         return false;
     }
-    // Inside code, class words name the highlighter's tokens (`hljs-comment`), not a part.
-    if in_code(tree, i) {
-        return false;
-    }
     !BODY_NAMES.iter().any(|k| h.contains(k))
         && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(h))
+        // Inside code, class words name the highlighter's tokens (`hljs-comment`), not a part
+        // (asked last: it walks the ancestors).
+        && !in_code(tree, i)
 }
 
 /// M2's class/id weight of an element whose [`hints`] are `v`.

@@ -619,9 +619,11 @@ const OPENER_PARTS: &[&str] = &[
 /// (`a_cards_modifier_naming_a_badge_is_not_a_badge`).
 fn names_noise(h: &str, k: &str) -> bool {
     if !matches!(k, "modal" | "popup") {
-        return h
-            .split_ascii_whitespace()
-            .any(|t| !t.starts_with("--") && t.contains(k));
+        // One search over all the words first: most elements name no noise word, and `is_cut`
+        // asks per element and per word.
+        return h.contains(k)
+            && h.split_ascii_whitespace()
+                .any(|t| !t.starts_with("--") && t.contains(k));
     }
     after_word(h, k).any(|rest| !OPENER_PARTS.iter().any(|p| rest.starts_with(p)))
 }
@@ -713,8 +715,26 @@ fn is_tooltip(tree: &Tree<'_>, i: usize, h: &str) -> bool {
 /// word names beside it, a tooltip's popup or the control that opens a dialog.
 fn after_word<'h>(h: &'h str, word: &'h str) -> impl Iterator<Item = String> + 'h {
     h.split_ascii_whitespace().filter_map(move |t| {
+        // Most words hold none: asked without building the squeezed word (this runs per
+        // element, for every region cut).
+        if !holds_squeezed(t, word) {
+            return None;
+        }
         let squeezed: String = t.chars().filter(|&c| c != '-' && c != '_').collect();
         squeezed.split_once(word).map(|(_, rest)| rest.to_string())
+    })
+}
+
+/// Whether a class or id word holds `word` once its `-` and `_` are taken out
+/// (`tool-tip__content` holds "tooltip"), read in place.
+fn holds_squeezed(t: &str, word: &str) -> bool {
+    let (t, w) = (t.as_bytes(), word.as_bytes());
+    let Some(first) = w.first() else {
+        return false;
+    };
+    (0..t.len()).any(|start| {
+        let mut rest = t.iter().skip(start).filter(|&&c| c != b'-' && c != b'_');
+        t.get(start) == Some(first) && w.iter().all(|c| rest.next() == Some(c))
     })
 }
 
@@ -1320,5 +1340,38 @@ mod side_part_tests {
         ] {
             assert!(!names_side_part(word), "{word}");
         }
+    }
+}
+
+#[cfg(test)]
+mod squeezed_word_tests {
+    use super::{after_word, holds_squeezed};
+
+    #[test]
+    fn a_word_is_found_across_its_dashes_and_underscores() {
+        for (t, word) in [
+            ("tooltip", "tooltip"),
+            ("tool-tip__content", "tooltip"),
+            ("c-tool_tip", "tooltip"),
+            ("pop-up-trigger", "popup"),
+            ("x-modal", "modal"),
+        ] {
+            assert!(holds_squeezed(t, word), "{t} {word}");
+        }
+        for (t, word) in [
+            ("tool", "tooltip"),
+            ("tip-tool", "tooltip"),
+            ("tooltipp", "tooltips"),
+            ("", "modal"),
+            ("modal", ""),
+        ] {
+            assert!(!holds_squeezed(t, word), "{t} {word}");
+        }
+        // What follows the word is read from the squeezed token, as before.
+        let rest: Vec<String> =
+            after_word("a tool-tip__content b modal-trigger", "tooltip").collect();
+        assert_eq!(rest, ["content"]);
+        let rest: Vec<String> = after_word("pop-up-btn popup", "popup").collect();
+        assert_eq!(rest, ["btn", ""]);
     }
 }
