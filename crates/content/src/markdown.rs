@@ -36,7 +36,7 @@ use apc_core::markdown::{
     code_language, code_span, escape_line_starts, escape_text_into, fenced_code, link_destination,
 };
 use apc_core::url_parse::{join_url, new_url};
-use url::Url;
+use url::{Position, Url};
 
 use crate::observation::{Node, Tree};
 use crate::render::{layout, Layout, Rendered};
@@ -73,6 +73,21 @@ impl Links {
     fn resolve(&self, href: &str) -> Option<String> {
         let url = join_url(self.base.as_ref()?, href)?;
         link_destination(url.as_str())
+    }
+
+    /// A link's destination to give (MD5), `None` for one to this page (an anchor on it, K6) or
+    /// one not to give.
+    fn link_to_give(&self, href: &str) -> Option<String> {
+        let url = join_url(self.base.as_ref()?, href)?;
+        let dest = link_destination(url.as_str())?;
+        // Escaping changed nothing (most links): the destination read back is the joined URL,
+        // so it is compared as it is, without a second parse (a page of thousands of links).
+        let this_page = if dest == url.as_str() {
+            url[..Position::AfterQuery] == self.page
+        } else {
+            self.is_this_page(&dest)
+        };
+        (!this_page).then_some(dest)
     }
 
     fn is_this_page(&self, dest: &str) -> bool {
@@ -629,10 +644,7 @@ impl Writer<'_, '_, '_> {
     /// K6.
     fn link(&mut self, i: usize, depth: usize) {
         let node = self.tree.node(i);
-        let dest = node
-            .attr("href")
-            .and_then(|h| self.links.resolve(h))
-            .filter(|d| !self.links.is_this_page(d));
+        let dest = node.attr("href").and_then(|h| self.links.link_to_give(h));
         let Some(dest) = dest else {
             return self.kids(i, depth);
         };

@@ -210,6 +210,10 @@ fn md_k6_links_are_absolute_web_links_only() {
                 x(", "),
                 ea("a", &[("href", "#top")], vec![x("top")]),
                 x(", "),
+                ea("a", &[("href", "https://example.com/a#more")], vec![x("more")]),
+                x(", "),
+                ea("a", &[("href", "/a?page=2")], vec![x("next")]),
+                x(", "),
                 ea("a", &[("href", "mailto:a@b.example")], vec![x("mail")]),
                 x(" and "),
                 ea(
@@ -225,7 +229,7 @@ fn md_k6_links_are_absolute_web_links_only() {
     let md = md_of(body(), "See", "end");
     assert_eq!(
         md,
-        "See [the API](https://example.com/api#x), bad, top, [mail](mailto:a@b.example) and [\\[other\\]](https://other.example/a%20b%281%29) end"
+        "See [the API](https://example.com/api#x), bad, top, more, [next](https://example.com/a?page=2), [mail](mailto:a@b.example) and [\\[other\\]](https://other.example/a%20b%281%29) end"
     );
     // A <base href> is what relative links resolve against.
     let mut obs = select(page(body()), "See", "end");
