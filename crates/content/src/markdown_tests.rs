@@ -210,7 +210,11 @@ fn md_k6_links_are_absolute_web_links_only() {
                 x(", "),
                 ea("a", &[("href", "#top")], vec![x("top")]),
                 x(", "),
-                ea("a", &[("href", "https://example.com/a#more")], vec![x("more")]),
+                ea(
+                    "a",
+                    &[("href", "https://example.com/a#more")],
+                    vec![x("more")],
+                ),
                 x(", "),
                 ea("a", &[("href", "/a?page=2")], vec![x("next")]),
                 x(", "),

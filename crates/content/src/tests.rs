@@ -4348,6 +4348,45 @@ fn pointer_and_loading_labels_are_cut_from_the_region() {
 }
 
 #[test]
+fn a_listings_sort_control_is_cut() {
+    // A shop's listing: above the cards, its sort control says the order it shows ("Sort: Best
+    // Match", three spans beside a select) and again as "Sort By"; a card's own title that
+    // starts with "Sort" stays.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Sort and store: a drawer organizer, size {n}")),
+                    e("div", vec![x("Twelve compartments in bamboo, stackable.")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Drawer organizers")]),
+            e(
+                "div",
+                vec![
+                    e("span", vec![x("Sort")]),
+                    e("span", vec![x(":")]),
+                    e("span", vec![x("Best Match")]),
+                ],
+            ),
+            e("span", vec![x("Sort By")]),
+            e("ul", cards),
+        ],
+    )]));
+    assert!(main.contains("size 3"), "{main}");
+    assert!(main.contains("Twelve compartments"), "{main}");
+    for label in ["Best Match", "Sort By"] {
+        assert!(!main.contains(label), "{label}: {main}");
+    }
+}
+
+#[test]
 fn a_listings_entries_with_linked_titles_are_not_menus() {
     // A listing of events: each entry is a linked title, a few words and its place and tags as
     // short links; the site's menu beside them is short links alone.

@@ -372,7 +372,6 @@ const CONTROL_LABELS: &[&str] = &[
     "loading...",
     "loading",
     "filters",
-    "sort by:",
     "top rated",
     "new arrival",
     "write a review",
@@ -933,11 +932,23 @@ fn label(page: &Page<'_, '_, '_>, i: usize) -> Option<String> {
         .map(|(a, b)| r.slice(a, b).trim().to_lowercase())
 }
 
-/// An element that only says what a shop's control does ([`CONTROL_LABELS`]).
+/// A listing's sort control, as it says the order it shows: "Sort by", "Sort: Best Match",
+/// "Sort by: Price, low to high" (a whole label of [`SORT_LABEL_BYTES`] at most:
+/// `a_listings_sort_control_is_cut`). A longer text that starts with "Sort" is a title.
+fn is_sort_label(t: &str) -> bool {
+    t.len() <= SORT_LABEL_BYTES && (t.starts_with("sort:") || t.starts_with("sort by"))
+}
+
+/// The longest label read as a sort control's ([`is_sort_label`]).
+const SORT_LABEL_BYTES: usize = 40;
+
+/// An element that only says what a shop's control does ([`CONTROL_LABELS`]), or a listing's
+/// sort control ([`is_sort_label`]).
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     label(page, i).is_some_and(|t| {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
+            || is_sort_label(&t)
     }) || is_thread_note(page, i)
         || is_post_number(page, i)
         || is_reply_subject(page, i)
