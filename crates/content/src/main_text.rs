@@ -150,9 +150,9 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, hints, in_code, in_heading, is_block, is_heading, is_question_button, len, long_line_share,
-    noise_by_kind, set, survey, tag_weight, text_without, Page, LONG_LINE, LONG_LINE_SHARE,
-    MIN_PARAGRAPH_BYTES,
+    at, hints, in_code, in_heading, is_ad_label, is_block, is_heading, is_question_button, len,
+    long_line_share, noise_by_kind, set, survey, tag_weight, text_without, Page, LONG_LINE,
+    LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -1064,7 +1064,9 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     {
         return true;
     }
-    if is_block(layout(node)) && COMMENT_HEADINGS.contains(&text.to_lowercase().as_str()) {
+    if is_block(layout(node))
+        && (COMMENT_HEADINGS.contains(&text.to_lowercase().as_str()) || is_ad_label(text))
+    {
         return true;
     }
     // A short block that says it is a pointer elsewhere.

@@ -6980,6 +6980,41 @@ fn a_sentence_pointing_to_a_section_is_kept() {
 }
 
 #[test]
+fn an_ad_slots_label_is_cut() {
+    // A story whose ad slots, empty offline, leave their labels between its paragraphs
+    // ("Advertisement", "ADVERTISEMENT:", "Story continues below advertisement"); a sentence
+    // of the story about advertisements stays. Both roads cut them.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Ads")),
+            e("div", vec![x("Advertisement")]),
+            para(&prose(1, "Ads")),
+            e("p", vec![x("ADVERTISEMENT:")]),
+            para("Advertisement spending fell by a tenth, the agency said on Monday."),
+            e("div", vec![x("Story continues below advertisement")]),
+            para(&prose(2, "Ads")),
+            e(
+                "p",
+                vec![
+                    x("The "),
+                    e("span", vec![x("advertisement")]),
+                    x(" ran twice a day, on both channels, for the whole of that winter."),
+                ],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [article, region] {
+        assert!(text.contains("spending fell"), "{text}");
+        assert!(!text.contains("Advertisement\n"), "{text}");
+        assert!(!text.contains("ADVERTISEMENT"), "{text}");
+        assert!(!text.contains("continues below"), "{text}");
+        assert!(text.contains("The advertisement ran"), "{text}");
+    }
+}
+
+#[test]
 fn a_code_listings_caption_is_kept() {
     // A book's code listing, its caption naming what the code does; a photo's caption is still
     // cut.

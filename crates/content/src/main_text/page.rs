@@ -291,6 +291,30 @@ pub(super) const BODY_NAMES: &[&str] = &[
     "story-body",
 ];
 
+/// Whether a block's whole text is the label an ad slot leaves in the text, empty or not:
+/// "Advertisement", "ADVERTISEMENT:", "Story continues below advertisement" (words compared
+/// without case or punctuation, English only: `an_ad_slots_label_is_cut`). A sentence about
+/// advertising says more; a bare "Ad" is too often something else (a cell of letter pairs,
+/// "AD 1066").
+pub(super) fn is_ad_label(text: &str) -> bool {
+    if text.len() > AD_LABEL_BYTES {
+        return false;
+    }
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    match words.as_slice() {
+        [one] => matches!(one.as_str(), "advertisement" | "advertisements"),
+        [.., below, last] => matches!(below.as_str(), "below" | "after") && last == "advertisement",
+        [] => false,
+    }
+}
+
+/// The longest text read as an ad slot's label ([`is_ad_label`]).
+const AD_LABEL_BYTES: usize = 48;
+
 pub(super) fn has_ad_token(h: &str) -> bool {
     h.split(|c: char| c.is_whitespace()).any(|t| {
         // A token that hides or leaves out ads (`hide-read-more-ad`, `no-ads`) says the

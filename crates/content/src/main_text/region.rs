@@ -102,8 +102,8 @@ use crate::observation::Tree;
 use crate::render::Rendered;
 
 use super::page::{
-    at, has_ad_token, is_heading, is_question_button, len, long_line_share, noise_by_kind, set,
-    text_without, tidy_breaks, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    at, has_ad_token, is_ad_label, is_heading, is_question_button, len, long_line_share,
+    noise_by_kind, set, text_without, tidy_breaks, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -949,6 +949,7 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
             || is_sort_label(&t)
+            || (is_ad_label(&t) && super::page::is_block(crate::render::layout(page.tree.node(i))))
     }) || is_thread_note(page, i)
         || is_post_number(page, i)
         || is_reply_subject(page, i)
