@@ -4387,6 +4387,51 @@ fn a_listings_sort_control_is_cut() {
 }
 
 #[test]
+fn a_labels_words_inside_a_sentence_are_kept() {
+    // A shop's help text names its controls in sentences ("Click <b>Compare</b> to …"); the
+    // cards' own "Compare" controls, each alone on its line, are still cut.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Walnut desk, model {n}")),
+                    e(
+                        "div",
+                        vec![x("Solid walnut top on a steel frame, oiled by hand.")],
+                    ),
+                    e("div", vec![e("span", vec![x("Compare")])]),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Desks")]),
+            e(
+                "p",
+                vec![
+                    x("Tick two desks and click "),
+                    e("b", vec![x("Compare")]),
+                    x(" to see their sizes side by side, or "),
+                    e("b", vec![x("Add to cart")]),
+                    x(" to keep one for later."),
+                ],
+            ),
+            e("ul", cards),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert!(
+        region.contains("click Compare to see their sizes side by side, or Add to cart to keep"),
+        "{region}"
+    );
+    assert!(region.contains("model 3"), "{region}");
+    assert_eq!(region.matches("Compare").count(), 1, "{region}");
+}
+
+#[test]
 fn a_listings_entries_with_linked_titles_are_not_menus() {
     // A listing of events: each entry is a linked title, a few words and its place and tags as
     // short links; the site's menu beside them is short links alone.

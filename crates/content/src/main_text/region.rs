@@ -103,7 +103,8 @@ use crate::render::Rendered;
 
 use super::page::{
     at, has_ad_token, is_ad_label, is_heading, is_question_button, len, long_line_share,
-    noise_by_kind, set, text_without, tidy_breaks, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    noise_by_kind, set, text_without, tidy_breaks, Page, LONG_LINE, LONG_LINE_SHARE,
+    MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -932,6 +933,38 @@ fn label(page: &Page<'_, '_, '_>, i: usize) -> Option<String> {
         .map(|(a, b)| r.slice(a, b).trim().to_lowercase())
 }
 
+/// Whether an inline element is a word or words of a sentence: the line of text it sits in
+/// is a line of prose ([`LONG_LINE`] characters or more), "Click <b>Compare</b> to see both
+/// side by side", not a control's label beside a card's title, nor a link
+/// (`a_labels_words_inside_a_sentence_are_kept`).
+fn is_word_of_a_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let r = page.r;
+    // A link is a pointer wherever it sits ("… Learn more" closing a card's blurb).
+    if super::page::is_block(crate::render::layout(page.tree.node(i)))
+        || at(&page.counts, i).links > 0
+    {
+        return false;
+    }
+    r.span(i).is_some_and(|(a, b)| {
+        // The span may open with the line breaks of the block before it.
+        let own = r.slice(a, b);
+        let a = a + (own.len() - own.trim_start().len());
+        let start = r
+            .text
+            .get(..a)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |n| n + 1);
+        let end = r
+            .text
+            .get(b..)
+            .and_then(|t| t.find('\n'))
+            .map_or(r.text.len(), |n| b + n);
+        r.text
+            .get(start..end)
+            .is_some_and(|line| line.trim().chars().count() >= LONG_LINE)
+    })
+}
+
 /// A listing's sort control, as it says the order it shows: "Sort by", "Sort: Best Match",
 /// "Sort by: Price, low to high" (a whole label of [`SORT_LABEL_BYTES`] at most:
 /// `a_listings_sort_control_is_cut`). A longer text that starts with "Sort" is a title.
@@ -945,12 +978,14 @@ const SORT_LABEL_BYTES: usize = 40;
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]), or a listing's
 /// sort control ([`is_sort_label`]).
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    label(page, i).is_some_and(|t| {
-        (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
-            || THREAD_LABELS.contains(&t.as_str())
-            || is_sort_label(&t)
-            || (is_ad_label(&t) && super::page::is_block(crate::render::layout(page.tree.node(i))))
-    }) || is_thread_note(page, i)
+    (!is_word_of_a_sentence(page, i)
+        && label(page, i).is_some_and(|t| {
+            (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
+                || THREAD_LABELS.contains(&t.as_str())
+                || is_sort_label(&t)
+                || is_ad_label(&t)
+        }))
+        || is_thread_note(page, i)
         || is_post_number(page, i)
         || is_reply_subject(page, i)
 }
