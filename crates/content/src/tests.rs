@@ -4432,6 +4432,42 @@ fn a_labels_words_inside_a_sentence_are_kept() {
 }
 
 #[test]
+fn a_sentences_words_are_not_cut_by_their_class() {
+    // A comparison's paragraphs open with a linked product name whose class says "popup" (the
+    // link opens in one); a shop's popup box and a screen-reader note in a sentence are cut.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Tax software compared")]),
+            e(
+                "p",
+                vec![
+                    ea("a", &[("class", "external-popup"), ("href", "https://a.example/")], vec![x("LedgerLite")]),
+                    x(" is one of the most popular tax programs; it imports last year's return and offers plans for most situations."),
+                ],
+            ),
+            e(
+                "p",
+                vec![
+                    x("Its desktop edition costs more than the web one "),
+                    ea("span", &[("class", "sr-only")], vec![x("(opens a price table)")]),
+                    x(" and is sold on a disc as well as by download."),
+                ],
+            ),
+            ea("div", &[("class", "popup-offer")], vec![x("Get 20% off when you sign up today")]),
+        ],
+    )]);
+    let region = main_text_roads(&obs).unwrap().1;
+    assert!(
+        region.contains("LedgerLite is one of the most popular"),
+        "{region}"
+    );
+    assert!(region.contains("sold on a disc"), "{region}");
+    assert!(!region.contains("opens a price table"), "{region}");
+    assert!(!region.contains("20% off"), "{region}");
+}
+
+#[test]
 fn a_listings_entries_with_linked_titles_are_not_menus() {
     // A listing of events: each entry is a linked title, a few words and its place and tags as
     // short links; the site's menu beside them is short links alone.

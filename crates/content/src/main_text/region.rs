@@ -27,7 +27,9 @@
 //! forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
-//! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`), ads
+//! opens one, `modallink-wrap`, `modal-trigger`: `a_dialogs_opener_is_not_the_dialog`; nor
+//! words of a sentence, a paragraph's link named `external-popup`, though text for screen
+//! readers only is cut wherever it sits: `a_sentences_words_are_not_cut_by_their_class`), ads
 //! (not a listing's grid that hides the ad
 //! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related", a
 //! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
@@ -63,7 +65,7 @@
 //! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
 //! span: `shop_controls_are_cut_from_the_region`; a card's "Learn more", "Apply now", "Read more",
-//! a grid's "Loading...", "Filters", "Sort by:", the skip links:
+//! a grid's "Loading...", "Filters", the skip links:
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
@@ -73,7 +75,10 @@
 //! line starting "Re:": `a_replys_subject_line_is_cut`; a post's number, a link alone of "#"
 //! and digits: `a_posts_number_link_is_cut`; a thread's notes, a short block starting "Thread
 //! starter" or "Last edited": `a_threads_notes_are_cut`; the box that asks a guest to join, "Create an
-//! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`), a tooltip's
+//! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`; a listing's
+//! sort control, "Sort: Best Match": `a_listings_sort_control_is_cut`; an ad slot's label,
+//! "Advertisement": `an_ad_slots_label_is_cut`; never such words inside a sentence, "click
+//! <b>Compare</b> to see …": `a_labels_words_inside_a_sentence_are_kept`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
 //! the product: `tooltips_are_cut_from_the_region`), a picture of the product drawn in markup
 //! (a class's component or element name ending in "illustration", or "mockup":
@@ -126,10 +131,6 @@ const REGION_NOISE: &[&str] = &[
     "skip-link",
     "skiplink",
     "skip-to",
-    "sr-only",
-    "screen-reader",
-    "visually-hidden",
-    "visuallyhidden",
     "related",
     "recommend",
     "sponsor",
@@ -549,7 +550,32 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
         return false;
     }
     let h = page.hints(i);
-    if (!h.is_empty()
+    if names_hidden_text(h) || is_tooltip(tree, i, h) || names_illustration(tree, i) {
+        return true;
+    }
+    // A part named as noise is cut, unless it is words of a sentence: a link named
+    // `external-popup` in a paragraph is the paragraph's (`a_sentences_words_are_not_cut_by_their_class`).
+    if names_a_part_to_cut(page, i, h, shop, kept_words) && !on_a_prose_line(page, i) {
+        return true;
+    }
+    (is_menu(page, i)
+        && !is_headed_list(page, i)
+        && !is_list_of_names(page, i)
+        && !is_table_data(page, i))
+        || is_control_label(page, i)
+}
+
+/// Whether an element's class or id words `h` name a part of the page that is not its content:
+/// a [`REGION_NOISE`] word (not naming a piece of a kept part, [`names_a_piece_of`]), an ad, a
+/// thread's or a wiki's furniture, a shop's furniture or small print (`shop`), a side part.
+fn names_a_part_to_cut(
+    page: &Page<'_, '_, '_>,
+    i: usize,
+    h: &str,
+    shop: bool,
+    kept_words: &str,
+) -> bool {
+    (!h.is_empty()
         && REGION_NOISE
             .iter()
             .any(|k| names_noise(h, k) && !names_a_piece_of(h, k, kept_words)))
@@ -558,16 +584,6 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
         || names_wiki_furniture(h)
         || (shop && (names_shop_furniture(h) || names_small_print(h)))
         || (h.split_ascii_whitespace().any(names_side_part) && !is_menu_of_prose(page, i, h))
-        || is_tooltip(tree, i, h)
-        || names_illustration(tree, i)
-    {
-        return true;
-    }
-    (is_menu(page, i)
-        && !is_headed_list(page, i)
-        && !is_list_of_names(page, i)
-        && !is_table_data(page, i))
-        || is_control_label(page, i)
 }
 
 /// Fewest rows of a table whose rows of links are its data.
@@ -604,6 +620,19 @@ fn is_list_of_names(page: &Page<'_, '_, '_>, i: usize) -> bool {
         let t = page.r.slice(a, b).trim();
         !t.contains('\n') && t.matches(',').count() + 1 >= c.anchors
     })
+}
+
+/// Class or id words (matched as substrings) of text shown to screen readers only: never the
+/// page's text, wherever it sits, in a sentence too.
+const HIDDEN_TEXT_WORDS: &[&str] = &[
+    "sr-only",
+    "screen-reader",
+    "visually-hidden",
+    "visuallyhidden",
+];
+
+fn names_hidden_text(h: &str) -> bool {
+    HIDDEN_TEXT_WORDS.iter().any(|k| h.contains(k))
 }
 
 /// What follows "modal" or "popup" in a class or id token (without `-` and `_`) naming the
@@ -933,16 +962,19 @@ fn label(page: &Page<'_, '_, '_>, i: usize) -> Option<String> {
         .map(|(a, b)| r.slice(a, b).trim().to_lowercase())
 }
 
-/// Whether an inline element is a word or words of a sentence: the line of text it sits in
-/// is a line of prose ([`LONG_LINE`] characters or more), "Click <b>Compare</b> to see both
-/// side by side", not a control's label beside a card's title, nor a link
-/// (`a_labels_words_inside_a_sentence_are_kept`).
+/// Whether an inline element that is no link is a word or words of a sentence
+/// ([`on_a_prose_line`]): "Click <b>Compare</b> to see both side by side", not a control's
+/// label beside a card's title (`a_labels_words_inside_a_sentence_are_kept`). A link is a
+/// pointer wherever it sits ("… Learn more" closing a card's blurb).
 fn is_word_of_a_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    at(&page.counts, i).links == 0 && on_a_prose_line(page, i)
+}
+
+/// Whether an inline element sits in a line of prose: the line of the rendered text holding
+/// it is [`LONG_LINE`] characters or more.
+fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let r = page.r;
-    // A link is a pointer wherever it sits ("… Learn more" closing a card's blurb).
-    if super::page::is_block(crate::render::layout(page.tree.node(i)))
-        || at(&page.counts, i).links > 0
-    {
+    if super::page::is_block(crate::render::layout(page.tree.node(i))) {
         return false;
     }
     r.span(i).is_some_and(|(a, b)| {
