@@ -51,7 +51,10 @@
 //!   `container--section-more-ads`, a layout leaving room for ads: `a_layouts_modifier_naming_ads_is_no_ad`), bylines
 //!   (`related_post_cards_are_cut`; not inside `pre` or
 //!   `code`, where class words name a highlighter's tokens, `hljs-comment`:
-//!   `class_words_inside_code_do_not_cut`), the heading that
+//!   `class_words_inside_code_do_not_cut`; nor words of a sentence, an inline element on a
+//!   line of prose, though text for screen readers only is cut wherever it sits:
+//!   `an_articles_words_are_not_cut_by_their_class`), an ad slot's label ("Advertisement":
+//!   `an_ad_slots_label_is_cut`), the heading that
 //!   repeats the page's title, captions and credits (`captions_are_cut`; not a code listing's,
 //!   a caption beside code and no picture: `a_code_listings_caption_is_kept`; nor one numbering its
 //!   figure, "Figure 4-1:": `a_numbered_figures_caption_is_kept`), a thread's furniture
@@ -1029,7 +1032,10 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let tree = page.tree;
     let node = tree.node(i);
     let tag = node.tag();
-    if (noise_by_kind(tree, i) && !is_question_button(page, i)) || page.strongly_negative(i) {
+    if (noise_by_kind(tree, i) && !is_question_button(page, i))
+        || (page.strongly_negative(i)
+            && (region::names_hidden_text(page.hints(i)) || !region::on_a_prose_line(page, i)))
+    {
         return true;
     }
     if is_part_footer(tree, i) {

@@ -7096,6 +7096,56 @@ fn an_ad_slots_label_is_cut() {
 }
 
 #[test]
+fn an_articles_words_are_not_cut_by_their_class() {
+    // A story names a term inside a sentence in a span whose class says "related" (a glossary
+    // hook); an inline promotion of another story, its own headline making its line long, and a
+    // screen-reader note are still cut.
+    let obs = page(vec![e(
+        "article",
+        vec![
+            para(&prose(0, "Story")),
+            e(
+                "p",
+                vec![
+                    x("The council voted for the "),
+                    ea("span", &[("class", "related-term")], vec![x("congestion charge")]),
+                    x(" after two years of hearings, and it starts in the spring of next year."),
+                ],
+            ),
+            para(&prose(1, "Story")),
+            e(
+                "div",
+                vec![
+                    x("Also on this site "),
+                    ea(
+                        "span",
+                        &[("class", "read-more-big__title")],
+                        vec![x("Journalists and politicians threatened with arrest as the purge widens")],
+                    ),
+                ],
+            ),
+            e(
+                "p",
+                vec![
+                    x("The charge is eight pounds a day "),
+                    ea("span", &[("class", "sr-only")], vec![x("(table below)")]),
+                    x(" for cars, and more for vans and lorries entering the zone."),
+                ],
+            ),
+            para(&prose(2, "Story")),
+        ],
+    )]);
+    let article = main_text_roads(&obs).unwrap().0;
+    assert!(
+        article.contains("voted for the congestion charge after"),
+        "{article}"
+    );
+    assert!(article.contains("eight pounds a day"), "{article}");
+    assert!(!article.contains("Journalists"), "{article}");
+    assert!(!article.contains("table below"), "{article}");
+}
+
+#[test]
 fn a_code_listings_caption_is_kept() {
     // A book's code listing, its caption naming what the code does; a photo's caption is still
     // cut.

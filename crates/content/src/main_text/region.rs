@@ -631,7 +631,7 @@ const HIDDEN_TEXT_WORDS: &[&str] = &[
     "visuallyhidden",
 ];
 
-fn names_hidden_text(h: &str) -> bool {
+pub(super) fn names_hidden_text(h: &str) -> bool {
     HIDDEN_TEXT_WORDS.iter().any(|k| h.contains(k))
 }
 
@@ -971,8 +971,9 @@ fn is_word_of_a_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
 }
 
 /// Whether an inline element sits in a line of prose: the line of the rendered text holding
-/// it is [`LONG_LINE`] characters or more.
-fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
+/// it has [`LONG_LINE`] characters or more, [`SENTENCE_AROUND`] of them besides its own (an
+/// inline promotion whose own headline makes its line long is no sentence).
+pub(super) fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let r = page.r;
     if super::page::is_block(crate::render::layout(page.tree.node(i))) {
         return false;
@@ -991,11 +992,13 @@ fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
             .get(b..)
             .and_then(|t| t.find('\n'))
             .map_or(r.text.len(), |n| b + n);
-        r.text
-            .get(start..end)
-            .is_some_and(|line| line.trim().chars().count() >= LONG_LINE)
+        let line = r.text.get(start..end).unwrap_or("").trim().chars().count();
+        line >= LONG_LINE && line >= SENTENCE_AROUND + own.trim().chars().count()
     })
 }
+
+/// The fewest characters of a prose line around an inline element of it ([`on_a_prose_line`]).
+const SENTENCE_AROUND: usize = LONG_LINE / 2;
 
 /// A listing's sort control, as it says the order it shows: "Sort by", "Sort: Best Match",
 /// "Sort by: Price, low to high" (a whole label of [`SORT_LABEL_BYTES`] at most:
