@@ -154,8 +154,8 @@ mod region;
 pub(crate) use page::tidy_breaks;
 use page::{
     at, hints, in_code, in_heading, is_ad_label, is_block, is_heading, is_question_button, len,
-    long_line_share, noise_by_kind, set, survey, tag_weight, text_without, Page, LONG_LINE,
-    LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    long_line_share, names_hidden_text, noise_by_kind, on_a_prose_line, set, survey, tag_weight,
+    text_without, Page, LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -1034,7 +1034,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     let tag = node.tag();
     if (noise_by_kind(tree, i) && !is_question_button(page, i))
         || (page.strongly_negative(i)
-            && (region::names_hidden_text(page.hints(i)) || !region::on_a_prose_line(page, i)))
+            && (names_hidden_text(page.hints(i)) || !on_a_prose_line(page, i)))
     {
         return true;
     }

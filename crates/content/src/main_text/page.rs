@@ -46,7 +46,8 @@ pub(super) const WEAK_NEGATIVE: &[&str] = &[
     "caption",
     "credit",
 ];
-/// Words that say "not the content" whatever else the class says.
+/// Words that say "not the content" whatever else the class says (and those of text for screen
+/// readers only, [`HIDDEN_TEXT_WORDS`]).
 pub(super) const STRONG_NEGATIVE: &[&str] = &[
     "comment",
     "disqus",
@@ -77,10 +78,6 @@ pub(super) const STRONG_NEGATIVE: &[&str] = &[
     "read-more",
     "readmore",
     "more-stories",
-    "screen-reader",
-    "sr-only",
-    "visually-hidden",
-    "visuallyhidden",
     "print-only",
 ];
 /// Class or id tokens that are ads (matched as whole tokens or their prefix/suffix `ad-`, `-ad`).
@@ -291,6 +288,59 @@ pub(super) const BODY_NAMES: &[&str] = &[
     "story-body",
 ];
 
+/// Class or id words (matched as substrings) of text shown to screen readers only.
+const HIDDEN_TEXT_WORDS: &[&str] = &[
+    "sr-only",
+    "screen-reader",
+    "visually-hidden",
+    "visuallyhidden",
+];
+
+/// Whether class or id words `h` hold a [`STRONG_NEGATIVE`] word or say the text is for screen
+/// readers only ([`names_hidden_text`]).
+fn names_strong_negative(h: &str) -> bool {
+    STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || names_hidden_text(h)
+}
+
+/// Whether class or id words `h` say the text is for screen readers only
+/// ([`HIDDEN_TEXT_WORDS`]): never the page's text, wherever it sits, in a sentence too.
+pub(super) fn names_hidden_text(h: &str) -> bool {
+    HIDDEN_TEXT_WORDS.iter().any(|k| h.contains(k))
+}
+
+/// Whether an inline element sits in a line of prose: the line of the rendered text holding
+/// it has [`LONG_LINE`] characters or more, [`SENTENCE_AROUND`] of them besides its own (an
+/// inline promotion whose own headline makes its line long is no sentence). Its class words
+/// then name a word of the sentence, not a part of the page (M4 and M8 keep it:
+/// `an_articles_words_are_not_cut_by_their_class`,
+/// `a_sentences_words_are_not_cut_by_their_class`).
+pub(super) fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let r = page.r;
+    if is_block(layout(page.tree.node(i))) {
+        return false;
+    }
+    r.span(i).is_some_and(|(a, b)| {
+        // The span may open with the line breaks of the block before it.
+        let own = r.slice(a, b);
+        let a = a + (own.len() - own.trim_start().len());
+        let start = r
+            .text
+            .get(..a)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |n| n + 1);
+        let end = r
+            .text
+            .get(b..)
+            .and_then(|t| t.find('\n'))
+            .map_or(r.text.len(), |n| b + n);
+        let line = r.text.get(start..end).unwrap_or("").trim().chars().count();
+        line >= LONG_LINE && line >= SENTENCE_AROUND + own.trim().chars().count()
+    })
+}
+
+/// The fewest characters of a prose line around an inline element of it ([`on_a_prose_line`]).
+const SENTENCE_AROUND: usize = LONG_LINE / 2;
+
 /// Whether a block's whole text is the label an ad slot leaves in the text, empty or not:
 /// "Advertisement", "ADVERTISEMENT:", "Story continues below advertisement" (words compared
 /// without case or punctuation, English only: `an_ad_slots_label_is_cut`). A sentence about
@@ -360,7 +410,7 @@ fn strongly_negative(tree: &Tree<'_>, i: usize, h: &str) -> bool {
         return false;
     }
     !BODY_NAMES.iter().any(|k| h.contains(k))
-        && (STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || has_ad_token(h))
+        && (names_strong_negative(h) || has_ad_token(h))
         // Inside code, class words name the highlighter's tokens (`hljs-comment`), not a part
         // (asked last: it walks the ancestors).
         && !in_code(tree, i)
@@ -374,7 +424,7 @@ fn class_weight(v: &str) -> f64 {
             let pos = POSITIVE.iter().any(|k| v.contains(k));
             let body = BODY_NAMES.iter().any(|k| v.contains(k));
             let neg = !body
-                && (STRONG_NEGATIVE.iter().any(|k| v.contains(k))
+                && (names_strong_negative(v)
                     || has_ad_token(v)
                     || (!pos && WEAK_NEGATIVE.iter().any(|k| v.contains(k))));
             if neg {

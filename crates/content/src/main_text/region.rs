@@ -108,8 +108,8 @@ use crate::render::Rendered;
 
 use super::page::{
     at, has_ad_token, is_ad_label, is_heading, is_question_button, len, long_line_share,
-    noise_by_kind, set, text_without, tidy_breaks, Page, LONG_LINE, LONG_LINE_SHARE,
-    MIN_PARAGRAPH_BYTES,
+    names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without, tidy_breaks, Page,
+    LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -554,7 +554,8 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
         return true;
     }
     // A part named as noise is cut, unless it is words of a sentence: a link named
-    // `external-popup` in a paragraph is the paragraph's (`a_sentences_words_are_not_cut_by_their_class`).
+    // `external-popup` in a paragraph is the paragraph's
+    // (`a_sentences_words_are_not_cut_by_their_class`).
     if names_a_part_to_cut(page, i, h, shop, kept_words) && !on_a_prose_line(page, i) {
         return true;
     }
@@ -620,19 +621,6 @@ fn is_list_of_names(page: &Page<'_, '_, '_>, i: usize) -> bool {
         let t = page.r.slice(a, b).trim();
         !t.contains('\n') && t.matches(',').count() + 1 >= c.anchors
     })
-}
-
-/// Class or id words (matched as substrings) of text shown to screen readers only: never the
-/// page's text, wherever it sits, in a sentence too.
-const HIDDEN_TEXT_WORDS: &[&str] = &[
-    "sr-only",
-    "screen-reader",
-    "visually-hidden",
-    "visuallyhidden",
-];
-
-pub(super) fn names_hidden_text(h: &str) -> bool {
-    HIDDEN_TEXT_WORDS.iter().any(|k| h.contains(k))
 }
 
 /// What follows "modal" or "popup" in a class or id token (without `-` and `_`) naming the
@@ -969,36 +957,6 @@ fn label(page: &Page<'_, '_, '_>, i: usize) -> Option<String> {
 fn is_word_of_a_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
     at(&page.counts, i).links == 0 && on_a_prose_line(page, i)
 }
-
-/// Whether an inline element sits in a line of prose: the line of the rendered text holding
-/// it has [`LONG_LINE`] characters or more, [`SENTENCE_AROUND`] of them besides its own (an
-/// inline promotion whose own headline makes its line long is no sentence).
-pub(super) fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let r = page.r;
-    if super::page::is_block(crate::render::layout(page.tree.node(i))) {
-        return false;
-    }
-    r.span(i).is_some_and(|(a, b)| {
-        // The span may open with the line breaks of the block before it.
-        let own = r.slice(a, b);
-        let a = a + (own.len() - own.trim_start().len());
-        let start = r
-            .text
-            .get(..a)
-            .and_then(|t| t.rfind('\n'))
-            .map_or(0, |n| n + 1);
-        let end = r
-            .text
-            .get(b..)
-            .and_then(|t| t.find('\n'))
-            .map_or(r.text.len(), |n| b + n);
-        let line = r.text.get(start..end).unwrap_or("").trim().chars().count();
-        line >= LONG_LINE && line >= SENTENCE_AROUND + own.trim().chars().count()
-    })
-}
-
-/// The fewest characters of a prose line around an inline element of it ([`on_a_prose_line`]).
-const SENTENCE_AROUND: usize = LONG_LINE / 2;
 
 /// A listing's sort control, as it says the order it shows: "Sort by", "Sort: Best Match",
 /// "Sort by: Price, low to high" (a whole label of [`SORT_LABEL_BYTES`] at most:
