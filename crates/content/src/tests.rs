@@ -4455,9 +4455,22 @@ fn a_sentences_words_are_not_cut_by_their_class() {
                 ],
             ),
             ea("div", &[("class", "popup-offer")], vec![x("Get 20% off when you sign up today")]),
+            // A paragraph far longer than the window the line is read in, the word in its middle.
+            e(
+                "p",
+                vec![
+                    x(&"Each plan files federal and state returns, and the long story goes on. ".repeat(8)),
+                    ea("span", &[("class", "share-term")], vec![x("refund tracker")]),
+                    x(&" The short story, told again, ends much later than anyone expected.".repeat(8)),
+                ],
+            ),
         ],
     )]);
     let region = main_text_roads(&obs).unwrap().1;
+    assert!(
+        region.contains("goes on. refund tracker The short"),
+        "{region}"
+    );
     assert!(
         region.contains("LedgerLite is one of the most popular"),
         "{region}"

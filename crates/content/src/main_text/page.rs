@@ -319,23 +319,40 @@ pub(super) fn on_a_prose_line(page: &Page<'_, '_, '_>, i: usize) -> bool {
     if is_block(layout(page.tree.node(i))) {
         return false;
     }
-    r.span(i).is_some_and(|(a, b)| {
-        // The span may open with the line breaks of the block before it.
-        let own = r.slice(a, b);
-        let a = a + (own.len() - own.trim_start().len());
-        let start = r
-            .text
-            .get(..a)
-            .and_then(|t| t.rfind('\n'))
-            .map_or(0, |n| n + 1);
-        let end = r
-            .text
-            .get(b..)
-            .and_then(|t| t.find('\n'))
-            .map_or(r.text.len(), |n| b + n);
-        let line = r.text.get(start..end).unwrap_or("").trim().chars().count();
-        line >= LONG_LINE && line >= SENTENCE_AROUND + own.trim().chars().count()
-    })
+    let Some((a, b)) = r.span(i) else {
+        return false;
+    };
+    // The span may open with the line breaks of the block before it.
+    let own = r.slice(a, b);
+    let a = a + (own.len() - own.trim_start().len());
+    let own = own.trim().chars().count();
+    // The line is read no further than a window around the element, so a page of one long line
+    // and many elements costs no scan of the whole line each: a side that runs past the window
+    // holds LONG_LINE characters at least (4 bytes a character at most), which is enough.
+    let text = r.text.as_str();
+    let mut lo = a.saturating_sub(4 * LONG_LINE);
+    while !text.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (b + 4 * LONG_LINE).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi += 1;
+    }
+    let (Some(before), Some(after)) = (text.get(lo..a), text.get(b..hi)) else {
+        return false;
+    };
+    let before = match before.rfind('\n') {
+        Some(n) => before.get(n + 1..).unwrap_or(""),
+        None if lo == 0 => before,
+        None => return true,
+    };
+    let after = match after.find('\n') {
+        Some(n) => after.get(..n).unwrap_or(""),
+        None if hi == text.len() => after,
+        None => return true,
+    };
+    let line = before.trim_start().chars().count() + own + after.trim_end().chars().count();
+    line >= LONG_LINE && line >= SENTENCE_AROUND + own
 }
 
 /// The fewest characters of a prose line around an inline element of it ([`on_a_prose_line`]).

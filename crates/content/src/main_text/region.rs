@@ -971,13 +971,13 @@ const SORT_LABEL_BYTES: usize = 40;
 /// An element that only says what a shop's control does ([`CONTROL_LABELS`]), or a listing's
 /// sort control ([`is_sort_label`]).
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    (!is_word_of_a_sentence(page, i)
-        && label(page, i).is_some_and(|t| {
-            (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
-                || THREAD_LABELS.contains(&t.as_str())
-                || is_sort_label(&t)
-                || is_ad_label(&t)
-        }))
+    // The sentence is asked last: it reads the element's line.
+    (label(page, i).is_some_and(|t| {
+        (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
+            || THREAD_LABELS.contains(&t.as_str())
+            || is_sort_label(&t)
+            || is_ad_label(&t)
+    }) && !is_word_of_a_sentence(page, i))
         || is_thread_note(page, i)
         || is_post_number(page, i)
         || is_reply_subject(page, i)
