@@ -4741,6 +4741,90 @@ fn a_list_under_its_heading_beside_prose_is_not_a_menu() {
 }
 
 #[test]
+fn a_page_made_of_a_block_of_links_keeps_it() {
+    // A catalog's index: under the site's navigation, a heading and a grid of short linked
+    // category names, nothing else; the footer's columns of links below. Cutting every menu
+    // leaves nothing, so the grid outside the page's chrome is the page's content; the
+    // navigation and the footer's menus are still cut.
+    let href = |h: &str, t: &str| ea("a", &[("href", h)], vec![x(t)]);
+    let menu = |names: &[&str]| {
+        e(
+            "ul",
+            names
+                .iter()
+                .map(|n| e("li", vec![href("/go", n)]))
+                .collect(),
+        )
+    };
+    let grid = ea(
+        "div",
+        &[("class", "cats_browsewrap")],
+        [
+            "Anchors and wall plugs",
+            "Bolts",
+            "Clamps",
+            "Hinges",
+            "Latches",
+            "Nuts",
+            "Rivets",
+            "Washers",
+        ]
+        .iter()
+        .map(|n| {
+            ea(
+                "div",
+                &[("class", "cat")],
+                vec![href(&format!("/cat/{n}"), n)],
+            )
+        })
+        .collect(),
+    );
+    let obs = page(vec![
+        e(
+            "nav",
+            vec![menu(&["Home", "Suppliers", "Catalogs", "Sign in"])],
+        ),
+        ea(
+            "section",
+            &[("class", "legacy-content")],
+            vec![e("h1", vec![x("Hardware catalog")]), grid],
+        ),
+        e(
+            "footer",
+            vec![
+                menu(&["About us", "Careers", "Contact"]),
+                menu(&["Privacy", "Terms", "Cookies"]),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    for name in ["Hardware catalog", "Anchors", "Clamps", "Washers"] {
+        assert!(main.contains(name), "{name}: {main}");
+    }
+    for name in ["Suppliers", "Careers", "Privacy"] {
+        assert!(!main.contains(name), "{name}: {main}");
+    }
+
+    // A shop's shell whose content never loaded, its footer nearly all of the page, reads none
+    // of the footer's menus.
+    let obs = page(vec![
+        e("p", vec![x("Loading")]),
+        e(
+            "footer",
+            vec![
+                menu(&["About us", "Careers", "Contact", "Accessibility statement"]),
+                menu(&["Privacy", "Terms", "Cookies", "Do not sell my data"]),
+                menu(&["Gift cards", "Stores", "Returns", "Order status"]),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    for name in ["Careers", "Privacy", "Accessibility", "Stores"] {
+        assert!(!main.contains(name), "{name}: {main}");
+    }
+}
+
+#[test]
 fn a_line_of_linked_names_is_not_a_menu() {
     // A listing of papers: under each title, its authors as one line of links joined by
     // commas. The site's menu of as many short links, not joined so, stays cut.

@@ -23,7 +23,9 @@
 //! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`;
 //! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`;
 //! nor a table's rows of linked names, a list of laureates by year, though a row of one button
-//! under each plan is cut: `a_tables_rows_of_links_are_its_data`),
+//! under each plan is cut: `a_tables_rows_of_links_are_its_data`; nor, when cutting them leaves
+//! less than a paragraph, those outside the page's chrome, a page that is a block of links, a
+//! catalog's index of categories: `a_page_made_of_a_block_of_links_keeps_it`),
 //! forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
@@ -526,7 +528,13 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 /// Whether an element inside the region is cut (M8). `kept_words` are the class or id words of
 /// the parts around it kept from a cut by their prose ([`holds_the_prose`]): a [`REGION_NOISE`]
 /// word they name a piece of ([`names_a_piece_of`]) is the component's, not noise inside it.
-pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: &str) -> bool {
+pub(super) fn is_cut(
+    page: &Page<'_, '_, '_>,
+    i: usize,
+    shop: bool,
+    kept_words: &str,
+    cut_menus: bool,
+) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
     if noise_by_kind(tree, i) && !is_question_button(page, i) {
@@ -559,7 +567,8 @@ pub(super) fn is_cut(page: &Page<'_, '_, '_>, i: usize, shop: bool, kept_words: 
     if names_a_part_to_cut(page, i, h, shop, kept_words) && !on_a_prose_line(page, i) {
         return true;
     }
-    (is_menu(page, i)
+    (cut_menus
+        && is_menu(page, i)
         && !is_headed_list(page, i)
         && !is_list_of_names(page, i)
         && !is_table_data(page, i))
@@ -1263,11 +1272,37 @@ fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
 }
 
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
-/// text it keeps, in order.
+/// text it keeps, in order. When the cuts leave less than a paragraph ([`MIN_PARAGRAPH_BYTES`]),
+/// the page's content is a block of links (a catalog's index of categories, a shop's grid of
+/// them): it is read again with the menus outside the page's chrome kept
+/// (`a_page_made_of_a_block_of_links_keeps_it`).
 pub(super) fn text(
     page: &Page<'_, '_, '_>,
     root: usize,
     buy: BuyControls,
+) -> (String, Vec<(usize, usize)>, usize) {
+    let read = text_with(page, root, buy, false);
+    if read.0.trim().len() >= MIN_PARAGRAPH_BYTES {
+        return read;
+    }
+    text_with(page, root, buy, true)
+}
+
+/// Whether `i` or an ancestor is the page's chrome ([`is_chrome`]) or its banner (a `header`
+/// that heads no section).
+fn in_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    std::iter::successors(Some(i), |&k| tree.parent_of(k)).any(|k| {
+        is_chrome(page, k) || (tree.node(k).tag() == "header" && !heads_a_section(tree, k))
+    })
+}
+
+/// [`text`]'s one reading: `keep_menus` keeps the menus outside the page's chrome.
+fn text_with(
+    page: &Page<'_, '_, '_>,
+    root: usize,
+    buy: BuyControls,
+    keep_menus: bool,
 ) -> (String, Vec<(usize, usize)>, usize) {
     let (shop, one) = (buy.sells(), buy.sells_one());
     let Some((start, end)) = page.r.span(root) else {
@@ -1295,7 +1330,7 @@ pub(super) fn text(
         let prose = holds_the_prose(page, i, (a, b), end - start);
         let big = 2 * (b - a) > end - start || prose;
         let named = at(&recs, i)
-            || is_cut(page, i, shop, kept_words)
+            || is_cut(page, i, shop, kept_words, !keep_menus || in_chrome(page, i))
             || (one && at(&carousels, i) && are_product_cards(page, i));
         let cut = ((!big
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
