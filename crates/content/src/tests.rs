@@ -4527,6 +4527,70 @@ fn a_listings_entries_with_linked_titles_are_not_menus() {
 }
 
 #[test]
+fn a_listings_cards_of_links_are_not_menus() {
+    // A best-sellers list: each card is links only, its title, its author, its format and its
+    // price; the departments beside it are links only too, and so is the price filter, each of
+    // its links a price.
+    let titles = [
+        "Theo of Golden: A Novel",
+        "Project Hail Mary",
+        "The Correspondent",
+        "Dear Debbie",
+        "Just Friends",
+        "The Housemaid",
+    ];
+    let cards: Vec<T> = titles
+        .iter()
+        .enumerate()
+        .map(|(n, t)| {
+            e(
+                "li",
+                vec![
+                    e("div", vec![link(t)]),
+                    e("div", vec![link(&format!("Author {n}"))]),
+                    e("div", vec![link("Paperback")]),
+                    e("div", vec![link(&format!("${}.98", 10 + n))]),
+                ],
+            )
+        })
+        .collect();
+    let departments = e(
+        "div",
+        [
+            "Any Department",
+            "Books",
+            "Arts & Photography",
+            "Biographies & Memoirs",
+        ]
+        .iter()
+        .map(|s| e("div", vec![link(s)]))
+        .collect(),
+    );
+    let prices = e(
+        "div",
+        ["Under $10", "$10 to $25", "$25 to $50", "$50 & above"]
+            .iter()
+            .map(|s| e("div", vec![link(s)]))
+            .collect(),
+    );
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Best Sellers in Books")]),
+            departments,
+            prices,
+            e("ol", cards),
+        ],
+    )]));
+    for t in titles {
+        assert!(main.contains(t), "{t}: {main}");
+    }
+    assert!(main.contains("$12.98"), "{main}");
+    assert!(!main.contains("Biographies"), "{main}");
+    assert!(!main.contains("$25 to $50"), "{main}");
+}
+
+#[test]
 fn card_badges_and_review_controls_are_cut_from_the_region() {
     // A collection: each card wears a badge ("Top rated", "New arrival"); a review's controls.
     let cards: Vec<T> = (0..4)

@@ -18,7 +18,9 @@
 //! is the `main`, the page's hero: `a_header_inside_main_is_not_the_banner`, nor one inside one of
 //! several sibling `article`s, an entry's or a post's head: `an_entrys_header_is_not_the_banner`),
 //! menus of short links
-//! (not a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! (not a product's card of links, its title, maker and format beside one price:
+//! `a_listings_cards_of_links_are_not_menus`;
+//! nor a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a list under its own heading
 //! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`;
 //! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`;
@@ -110,8 +112,8 @@ use crate::render::Rendered;
 
 use super::page::{
     at, has_ad_token, is_ad_label, is_heading, is_question_button, len, long_line_share,
-    names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without, tidy_breaks, Page,
-    LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without, tidy_breaks, Counts,
+    Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -1170,18 +1172,31 @@ const ENTRY_MIN_PLAIN: usize = 20;
 const MENU_LINK_BYTES: usize = 24;
 
 /// A menu: a block of at least [`MENU_MIN_LINKS`] short links ([`MENU_LINK_BYTES`] on average)
-/// that is nearly all link (`menus_are_cut_from_the_region`); not a listing's entry, a block
+/// that is nearly all link (`menus_are_cut_from_the_region`); not a product's card of links
+/// ([`is_card_of_links`]), nor a listing's entry, a block
 /// with a linked heading or a link of [`ENTRY_TITLE_BYTES`] or more (its title) and
 /// [`ENTRY_MIN_PLAIN`] bytes or more of text outside its links
 /// (`a_listings_entries_with_linked_titles_are_not_menus`,
 /// `a_listings_entries_with_long_linked_titles_are_not_menus`).
 fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let c = at(&page.counts, i);
-    ((c.linked_headings == 0 && c.longest_link < ENTRY_TITLE_BYTES)
-        || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
+    !is_card_of_links(&c)
+        && ((c.linked_headings == 0 && c.longest_link < ENTRY_TITLE_BYTES)
+            || len(page.r, i).saturating_sub(c.links) < ENTRY_MIN_PLAIN)
         && c.anchors >= MENU_MIN_LINKS
         && c.links <= MENU_LINK_BYTES * c.anchors
         && page.density(i) >= 0.7
+}
+
+/// Most links of one product's card ([`is_card_of_links`]).
+const CARD_MAX_LINKS: usize = 8;
+
+/// Whether a block of links is one product's card: [`CARD_MAX_LINKS`] links at most, showing
+/// one price or two (its price, and its price before a sale), its title, maker and format
+/// linked beside it; a menu of price ranges shows a price in every link
+/// (`a_listings_cards_of_links_are_not_menus`).
+fn is_card_of_links(c: &Counts) -> bool {
+    (1..=2).contains(&c.prices) && c.anchors <= CARD_MAX_LINKS
 }
 
 /// Fewest bytes of the paragraph beside a headed list ([`is_headed_list`]).
