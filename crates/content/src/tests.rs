@@ -4591,6 +4591,57 @@ fn a_listings_cards_of_links_are_not_menus() {
 }
 
 #[test]
+fn a_listings_entries_with_linked_headlines_are_not_menus() {
+    // A listing of events: each entry is its date, a linked headline and links naming its
+    // kind and place, no plain text besides; the topics beside the listing are a heading of
+    // one word over links, a menu.
+    let places = [
+        ("Data Saturday Chicago 2026", "Chicago"),
+        ("Chippewa Valley Code Camp 2026", "Eau Claire"),
+        ("Pacific Northwest Software Symposium", "Seattle"),
+        ("Canadian Power Platform Summit 2026", "Toronto"),
+    ];
+    let entries: Vec<T> = places
+        .iter()
+        .map(|(name, city)| {
+            e(
+                "div",
+                vec![
+                    e("h2", vec![link(name)]),
+                    e(
+                        "h3",
+                        vec![
+                            link("Tech"),
+                            x(" conference in "),
+                            link(city),
+                            x(", "),
+                            link("North America"),
+                        ],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let topics = e(
+        "div",
+        vec![
+            e("h2", vec![link("Topics")]),
+            link("Security conferences"),
+            link("Cloud conferences"),
+            link("Data conferences"),
+        ],
+    );
+    let mut kids = vec![e("h1", vec![x("Tech conferences in Americas")]), topics];
+    kids.extend(entries);
+    let main = main_of(page(vec![e("main", kids)]));
+    for (name, city) in places {
+        assert!(main.contains(name), "{name}: {main}");
+        assert!(main.contains(city), "{city}: {main}");
+    }
+    assert!(!main.contains("Cloud conferences"), "{main}");
+}
+
+#[test]
 fn card_badges_and_review_controls_are_cut_from_the_region() {
     // A collection: each card wears a badge ("Top rated", "New arrival"); a review's controls.
     let cards: Vec<T> = (0..4)

@@ -20,7 +20,9 @@
 //! menus of short links
 //! (not a product's card of links, its title, maker and format beside one price:
 //! `a_listings_cards_of_links_are_not_menus`;
-//! nor a listing's entry: a linked heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
+//! nor a listing's entry: a linked headline, "Data Saturday Chicago 2026", over links of its
+//! place and topics: `a_listings_entries_with_linked_headlines_are_not_menus`; or a linked
+//! heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a list under its own heading
 //! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`;
 //! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`;
@@ -1173,7 +1175,8 @@ const MENU_LINK_BYTES: usize = 24;
 
 /// A menu: a block of at least [`MENU_MIN_LINKS`] short links ([`MENU_LINK_BYTES`] on average)
 /// that is nearly all link (`menus_are_cut_from_the_region`); not a product's card of links
-/// ([`is_card_of_links`]), nor a listing's entry, a block
+/// ([`is_card_of_links`]), nor an entry under a linked headline ([`holds_a_linked_headline`]),
+/// nor a listing's entry, a block
 /// with a linked heading or a link of [`ENTRY_TITLE_BYTES`] or more (its title) and
 /// [`ENTRY_MIN_PLAIN`] bytes or more of text outside its links
 /// (`a_listings_entries_with_linked_titles_are_not_menus`,
@@ -1186,6 +1189,29 @@ fn is_menu(page: &Page<'_, '_, '_>, i: usize) -> bool {
         && c.anchors >= MENU_MIN_LINKS
         && c.links <= MENU_LINK_BYTES * c.anchors
         && page.density(i) >= 0.7
+        && !(c.linked_headings > 0 && holds_a_linked_headline(page, i))
+}
+
+/// Fewest bytes of a linked heading that is an entry's headline ([`holds_a_linked_headline`]).
+const HEADLINE_BYTES: usize = 25;
+
+/// Whether a heading under `i` that holds a link reads [`HEADLINE_BYTES`] or more: an entry's
+/// headline ("Data Saturday Chicago 2026"), where a menu's column heads its links with a word or
+/// two ("Topics", "Men's shoes": `a_listings_entries_with_linked_headlines_are_not_menus`).
+fn holds_a_linked_headline(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    let mut stack = vec![i];
+    while let Some(n) = stack.pop() {
+        let node = tree.node(n);
+        if is_heading(node.tag()) {
+            if at(&page.counts, n).links > 0 && len(page.r, n) >= HEADLINE_BYTES {
+                return true;
+            }
+            continue;
+        }
+        stack.extend(node.kids.iter().map(|&k| k as usize));
+    }
+    false
 }
 
 /// Most links of one product's card ([`is_card_of_links`]).
