@@ -4387,6 +4387,50 @@ fn a_listings_sort_control_is_cut() {
 }
 
 #[test]
+fn a_posts_counts_are_cut() {
+    // A feed of posts: under each title its counts ("44 reactions", "27 comments", "1.2k
+    // views"), each a link or a span of its own, and its reading time, which dates the post and
+    // stays; a post's text that tells a count in a sentence stays too.
+    let posts: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "div",
+                vec![
+                    e("h2", vec![link(&format!("Drift to determinism, part {n}"))]),
+                    e(
+                        "p",
+                        vec![x(
+                            "Why agents that decide less ship more, after a year of logs.",
+                        )],
+                    ),
+                    e(
+                        "div",
+                        vec![
+                            link(&format!("{} reactions", 40 + n)),
+                            link(&format!("{n} comments")),
+                            e("span", vec![x("1.2k views")]),
+                            e("span", vec![x("7 min read")]),
+                        ],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let mut kids = vec![
+        e("h1", vec![x("Top posts this week")]),
+        para("Last week one post got 27 comments in an hour, a record for this feed and its readers."),
+    ];
+    kids.extend(posts);
+    let main = main_of(page(vec![e("main", kids)]));
+    assert!(main.contains("part 3"), "{main}");
+    assert!(main.contains("7 min read"), "{main}");
+    assert!(main.contains("got 27 comments in an hour"), "{main}");
+    for count in ["43 reactions", "2 comments", "1.2k views"] {
+        assert!(!main.contains(count), "{count}: {main}");
+    }
+}
+
+#[test]
 fn a_labels_words_inside_a_sentence_are_kept() {
     // A shop's help text names its controls in sentences ("Click <b>Compare</b> to …"); the
     // cards' own "Compare" controls, each alone on its line, are still cut.

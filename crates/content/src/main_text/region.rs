@@ -82,7 +82,8 @@
 //! and digits: `a_posts_number_link_is_cut`; a thread's notes, a short block starting "Thread
 //! starter" or "Last edited": `a_threads_notes_are_cut`; the box that asks a guest to join, "Create an
 //! account", "Sign in", "Register a new account": `a_threads_call_to_join_is_cut`; a listing's
-//! sort control, "Sort: Best Match": `a_listings_sort_control_is_cut`; an ad slot's label,
+//! sort control, "Sort: Best Match": `a_listings_sort_control_is_cut`; a post's counts, "44
+//! reactions", "27 comments", not its reading time: `a_posts_counts_are_cut`; an ad slot's label,
 //! "Advertisement": `an_ad_slots_label_is_cut`; never such words inside a sentence, "click
 //! <b>Compare</b> to see …": `a_labels_words_inside_a_sentence_are_kept`), a tooltip's
 //! popup (`role="tooltip"`, `tool-tip__content`, `tooltiptext`: what a spec's term means, not
@@ -981,14 +982,42 @@ fn is_sort_label(t: &str) -> bool {
 /// The longest label read as a sort control's ([`is_sort_label`]).
 const SORT_LABEL_BYTES: usize = 40;
 
-/// An element that only says what a shop's control does ([`CONTROL_LABELS`]), or a listing's
-/// sort control ([`is_sort_label`]).
+/// What a post's counts count ([`is_post_count`]), singular and plural.
+const COUNTED: &[&str] = &[
+    "reaction", "comment", "like", "view", "reply", "replies", "share", "upvote", "vote", "point",
+    "answer",
+];
+
+/// A post's counts, as a listing's entry or a thread's post shows them under its title: "44
+/// reactions", "27 comments", "1.2k views", "3 answers" (the whole label:
+/// `a_posts_counts_are_cut`). Not its reading time, "7 min read": it dates the page's writing
+/// (`a_reading_time_dates_the_page`), which the choice of the main text reads in the region.
+fn is_post_count(t: &str) -> bool {
+    let Some((n, what)) = t.split_once(' ') else {
+        return false;
+    };
+    let number = n.trim_end_matches(['k', 'm']);
+    let is_number = !number.is_empty()
+        && number.starts_with(|c: char| c.is_ascii_digit())
+        && number
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',');
+    let what = what.trim();
+    is_number
+        && COUNTED
+            .iter()
+            .any(|w| what == *w || what.strip_suffix('s') == Some(*w))
+}
+
+/// An element that only says what a shop's control does ([`CONTROL_LABELS`]), a listing's
+/// sort control ([`is_sort_label`]) or a post's count ([`is_post_count`]).
 fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
     // The sentence is asked last: it reads the element's line.
     (label(page, i).is_some_and(|t| {
         (t.len() <= 24 && CONTROL_LABELS.contains(&t.as_str()))
             || THREAD_LABELS.contains(&t.as_str())
             || is_sort_label(&t)
+            || is_post_count(&t)
             || is_ad_label(&t)
     }) && !is_word_of_a_sentence(page, i))
         || is_thread_note(page, i)
@@ -1455,6 +1484,39 @@ mod side_part_tests {
             "navigator",
         ] {
             assert!(!names_side_part(word), "{word}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod post_count_tests {
+    use super::is_post_count;
+
+    #[test]
+    fn a_posts_counts_are_told_from_other_labels() {
+        for t in [
+            "44 reactions",
+            "1 reaction",
+            "27 comments",
+            "1.2k views",
+            "1,024 views",
+            "12 replies",
+            "1 reply",
+            "3 answers",
+            "188 points",
+        ] {
+            assert!(is_post_count(t), "{t}");
+        }
+        for t in [
+            "7 min read",
+            "comments",
+            "views 12",
+            "k views",
+            "12 reviews",
+            "3 answers to common questions",
+            "",
+        ] {
+            assert!(!is_post_count(t), "{t}");
         }
     }
 }
