@@ -147,6 +147,7 @@ const PAGE_KINDS = [
   ["reader-listing-cards.html", "cards", ["CARD-INTRO", "CARD-1", "CARD-3", "CARD-6"]],
   ["reader-service-sections.html", "sections", ["SECTION-1", "SECTION-2", "SECTION-3", "SECTION-4", "SECTION-5", "SECTION-6", "SECTION-7"]],
   ["reader-product-variants.html", "a product's description beside its variant table, its reviews and other products", ["Men's Wool Runner", "$105", "DESCRIPTION-1", "DESCRIPTION-2"]],
+  ["reader-catalog-index.html", "a catalog's index: its content a block of links, no prose", ["CATALOG-TITLE", "CATALOG-LINE", "CAT-1", "CAT-5", "CAT-9"]],
 ];
 for (const [name, kind, kept] of PAGE_KINDS) {
   test(`main text: ${name} (${kind}) is read whole, without its boilerplate`, async () => {

@@ -28,8 +28,8 @@
 //! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`;
 //! nor a table's rows of linked names, a list of laureates by year, though a row of one button
 //! under each plan is cut: `a_tables_rows_of_links_are_its_data`; nor, when cutting them leaves
-//! less than a paragraph, those outside the page's chrome, a page that is a block of links, a
-//! catalog's index of categories: `a_page_made_of_a_block_of_links_keeps_it`),
+//! a heading or a line, under 200 bytes, those outside the page's chrome, a page that is a block
+//! of links, a catalog's index of categories: `a_page_made_of_a_block_of_links_keeps_it`),
 //! forms of controls (not a form the person sees no control in, which wraps
 //! content: `a_form_that_wraps_posts_is_content`), dialogs, parts whose class or id says
 //! cookie notice, sharing, newsletter, breadcrumb, a dialog (not the link or button that
@@ -1341,8 +1341,12 @@ fn is_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
         })
 }
 
+/// Fewest bytes of the region's text, its cuts made, that are more than a title and a line or two
+/// over what the cuts took ([`text`]).
+const REGION_MIN_BYTES: usize = 200;
+
 /// The region's text: `root`'s rendered text without the cut parts, and the ranges of the rendered
-/// text it keeps, in order. When the cuts leave less than a paragraph ([`MIN_PARAGRAPH_BYTES`]),
+/// text it keeps, in order. When the cuts leave under [`REGION_MIN_BYTES`] (a heading, a line),
 /// the page's content is a block of links (a catalog's index of categories, a shop's grid of
 /// them): it is read again with the menus outside the page's chrome kept
 /// (`a_page_made_of_a_block_of_links_keeps_it`).
@@ -1352,7 +1356,7 @@ pub(super) fn text(
     buy: BuyControls,
 ) -> (String, Vec<(usize, usize)>, usize) {
     let read = text_with(page, root, buy, false);
-    if read.0.trim().len() >= MIN_PARAGRAPH_BYTES {
+    if read.0.trim().len() >= REGION_MIN_BYTES {
         return read;
     }
     text_with(page, root, buy, true)
