@@ -545,9 +545,7 @@ pub(super) fn is_cut(
     if noise_by_kind(tree, i) && !is_question_button(page, i) {
         return true;
     }
-    if matches!(node.tag(), "input" | "label" | "fieldset")
-        || (node.tag() == "header" && !heads_a_section(tree, i) && !in_article(page, i))
-    {
+    if matches!(node.tag(), "input" | "label" | "fieldset") || is_banner(page, i) {
         return true;
     }
     if node.tag() == "form" {
@@ -1362,13 +1360,17 @@ pub(super) fn text(
     text_with(page, root, buy, true)
 }
 
-/// Whether `i` or an ancestor is the page's chrome ([`is_chrome`]) or its banner (a `header`
-/// that heads no section).
+/// Whether `i` or an ancestor is the page's chrome ([`is_chrome`]) or its banner ([`is_banner`]).
 fn in_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let tree = page.tree;
-    std::iter::successors(Some(i), |&k| tree.parent_of(k)).any(|k| {
-        is_chrome(page, k) || (tree.node(k).tag() == "header" && !heads_a_section(tree, k))
-    })
+    page.tree
+        .ancestors(i)
+        .any(|k| is_chrome(page, k) || is_banner(page, k))
+}
+
+/// The page's banner: a `header` that heads no section and no entry of several ([`heads_a_section`],
+/// [`in_article`]).
+fn is_banner(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.tree.node(i).tag() == "header" && !heads_a_section(page.tree, i) && !in_article(page, i)
 }
 
 /// [`text`]'s one reading: `keep_menus` keeps the menus outside the page's chrome.
