@@ -448,7 +448,9 @@ fn page_pointed(
         }
     };
     let (mut ps, mut pe) = trim_pointed(r, raw_start, raw_end, obs.how != How::Drop);
-    if ps >= pe {
+    // A selection keeps a `pre` block's spaces at its ends, so what is left can be spaces alone:
+    // nothing was pointed at (RR4), as when nothing is left.
+    if r.slice(ps, pe).trim().is_empty() {
         if obs.how != How::Drop && closed_host_within(tree, r, raw_start, raw_end) {
             return Err(ContentError::ClosedShadowRoot);
         }

@@ -901,6 +901,53 @@ fn p1_selection_of_only_hidden_text_points_at_nothing() {
     ));
 }
 
+#[test]
+fn p1_selection_of_only_kept_spaces_points_at_nothing() {
+    // A selection from inside a `pre` block's run of spaces (white-space: pre, no word in it)
+    // to just after the block: the spaces are drawn, yet nothing was pointed at (RR4: the
+    // pointed text is not blank). Found by the observation proptest: the reading broke RR4.
+    let obs = page(vec![
+        ea(
+            "div",
+            &[("id", "box")],
+            vec![es(
+                "pre",
+                Style {
+                    display: Some("block".into()),
+                    white_space: Some("pre".into()),
+                    ..Style::default()
+                },
+                vec![x("    \n")],
+            )],
+        ),
+        e("p", vec![x("Shown")]),
+    ]);
+    let mut obs = select(obs, "Shown", "Shown");
+    let spaces = text_node(&obs, "    \n");
+    let div = obs
+        .nodes
+        .iter()
+        .position(|n| n.attrs.get("id").is_some_and(|v| v == "box"));
+    obs.selection = Some(Selection {
+        start: Anchor {
+            node: spaces,
+            offset: 2,
+        },
+        end: Anchor {
+            node: div.unwrap() as u32,
+            offset: 1,
+        },
+    });
+    assert!(
+        matches!(
+            build_reading(&obs, "2026-11-29T00:00:00Z"),
+            Err(ContentError::NothingPointed)
+        ),
+        "{:?}",
+        build_reading(&obs, "2026-11-29T00:00:00Z").map(|r| r.pointed.text)
+    );
+}
+
 // --- P2: drop -----------------------------------------------------------------------------
 
 #[test]
