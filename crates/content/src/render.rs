@@ -484,12 +484,18 @@ fn is_dropped_control(c: char) -> bool {
 /// The rendered text being written. Positions handed out ([`Out::pos`]) are the length of `s`,
 /// which only ever grows by whole characters: a recorded position can never fall inside a
 /// character. Trailing spaces and tabs that a later line break may still remove wait in `pending`
-/// and are written to `s` only once something follows them on the same line.
+/// and are written to `s` only once something follows them on the same line; an anchor placed
+/// among them waits with them (`marks`) and moves to its place among them if they are written.
 #[derive(Default)]
 struct Out {
     s: String,
     /// Spaces and tabs after the end of `s` that a line break removes.
     pending: String,
+    /// Anchors placed inside `pending` (want index, bytes of `pending` before it): placed at
+    /// the end of `s`, they move forward when `pending` is written.
+    marks: Vec<(usize, usize)>,
+    /// Anchors moved when `pending` was written (want index, position in `s`).
+    moved: Vec<(usize, usize)>,
     space: bool,
     tab: bool,
     breaks: u8,
@@ -517,6 +523,10 @@ impl Out {
     }
 
     fn commit(&mut self) {
+        for (k, ahead) in self.marks.drain(..) {
+            let at = self.s.len() + ahead.min(self.pending.len());
+            self.moved.push((k, at));
+        }
         self.s.push_str(&self.pending);
         self.pending.clear();
     }
@@ -529,8 +539,9 @@ impl Out {
             return;
         }
         if self.breaks > 0 {
-            // No space or tab at the end of a line.
+            // No space or tab at the end of a line (an anchor among them stays at the end of `s`).
             self.pending.clear();
+            self.marks.clear();
             let have = self
                 .s
                 .bytes()
@@ -575,9 +586,10 @@ impl Out {
         self.s.push('\n');
     }
 
-    fn finish(mut self) -> String {
+    /// The text, and the anchors that moved when spaces before them were written.
+    fn finish(mut self) -> (String, Vec<(usize, usize)>) {
         self.commit();
-        self.s
+        (self.s, self.moved)
     }
 }
 
@@ -794,10 +806,17 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
         }
     }
     let end = out.pos();
+    let (text, moved) = out.finish();
+    let mut anchor_pos: Vec<usize> = anchor_pos.into_iter().map(|p| p.unwrap_or(end)).collect();
+    for (k, at) in moved {
+        if let Some(pos) = anchor_pos.get_mut(k) {
+            *pos = at;
+        }
+    }
     Rendered {
-        text: out.finish(),
+        text,
         range,
-        anchor_pos: anchor_pos.into_iter().map(|p| p.unwrap_or(end)).collect(),
+        anchor_pos,
         order,
         preserved,
     }
@@ -950,13 +969,9 @@ fn emit_text(
     let mut prev_cr = false;
     for c in text.chars() {
         if mine {
-            let at = out.pos();
-            place(
-                anchor_pos,
-                wants,
-                |w| w.node == node && w.offset <= u16_at,
-                at,
-            );
+            place_in_text(out, anchor_pos, wants, |w| {
+                w.node == node && w.offset <= u16_at
+            });
         }
         u16_at += c.len_utf16();
         let was_cr = std::mem::replace(&mut prev_cr, c == '\r');
@@ -987,8 +1002,27 @@ fn emit_text(
         }
     }
     if mine {
-        let at = out.pos();
-        place(anchor_pos, wants, |w| w.node == node, at);
+        place_in_text(out, anchor_pos, wants, |w| w.node == node);
+    }
+}
+
+/// [`place`] inside a text node: an anchor among spaces of a `pre` run that may still be written
+/// (`pending`) waits with them, and moves among them if they are (P1: a selection that starts
+/// after a code line's indentation starts after it).
+fn place_in_text(
+    out: &mut Out,
+    anchor_pos: &mut [Option<usize>],
+    wants: &[Want],
+    matches: impl Fn(&Want) -> bool,
+) {
+    let at = out.pos();
+    for (k, (pos, w)) in anchor_pos.iter_mut().zip(wants).enumerate() {
+        if pos.is_none() && matches(w) {
+            *pos = Some(at);
+            if !out.pending.is_empty() {
+                out.marks.push((k, out.pending.len()));
+            }
+        }
     }
 }
 

@@ -948,6 +948,49 @@ fn p1_selection_of_only_kept_spaces_points_at_nothing() {
     );
 }
 
+#[test]
+fn p1_a_selection_inside_a_code_lines_spaces_starts_where_it_was_made() {
+    // In a `pre` block the spaces are the page's own: a selection from the start of a line keeps
+    // its indentation, one from its first word leaves it out, one ending inside a run of spaces
+    // that goes on to a word ends there. Found beside the proptest case above: the start was
+    // placed before the line's spaces.
+    let code = || {
+        page(vec![es(
+            "pre",
+            Style {
+                display: Some("block".into()),
+                white_space: Some("pre".into()),
+                ..Style::default()
+            },
+            vec![x("fn main() {\n    let x = 1;   // one\n}")],
+        )])
+    };
+    let spaces = |obs: &Observation, start: u32, end: u32| {
+        let mut obs = obs.clone();
+        let t = text_node(&obs, "let x");
+        obs.selection = Some(Selection {
+            start: Anchor {
+                node: t,
+                offset: start,
+            },
+            end: Anchor {
+                node: t,
+                offset: end,
+            },
+        });
+        reading(&obs).pointed.text
+    };
+    let obs = code();
+    assert_eq!(
+        reading(&select(code(), "let", "1;")).pointed.text,
+        "let x = 1;"
+    );
+    // "fn main() {\n" is 12 UTF-16 units; the line's indentation is 4 more.
+    assert_eq!(spaces(&obs, 12, 26), "    let x = 1;");
+    assert_eq!(spaces(&obs, 14, 26), "  let x = 1;");
+    assert_eq!(spaces(&obs, 16, 27), "let x = 1; ");
+}
+
 // --- P2: drop -----------------------------------------------------------------------------
 
 #[test]
