@@ -4521,6 +4521,74 @@ fn a_posts_counts_are_cut() {
 }
 
 #[test]
+fn a_posts_reply_buttons_are_cut() {
+    // A thread: each post a name, a few lines and its "Reply" button as a link. A post's own
+    // sentence that starts with "Reply" stays; both roads cut the buttons.
+    let posts: Vec<T> = (0..6)
+        .map(|n| {
+            ea(
+                "article",
+                &[("class", "message")],
+                vec![
+                    e("b", vec![x(&format!("Sailor {n}"))]),
+                    para(&format!(
+                        "Post {n}: the pump on my boat ran dry, so I bled it at the lowest valve first."
+                    )),
+                    para("Reply to the harbour master before noon, or the slip goes to the next boat."),
+                    link("Reply"),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![e("h1", vec![x("Bleeding a bilge pump")]), e("div", posts)],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [article, region] {
+        assert!(text.contains("Post 5:"), "{text}");
+        assert!(text.contains("Reply to the harbour master"), "{text}");
+        assert!(!text.contains("Reply\n"), "{text}");
+    }
+}
+
+#[test]
+fn a_cards_booking_and_detail_buttons_are_cut() {
+    // A listing of tours and jobs: each card a title, a line and its buttons ("Book now",
+    // "View options", "Read full article", "View company profile", "Toggle caption").
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Glacier walk with a guide, departure {n}")),
+                    e("div", vec![x("Four hours on the ice, crampons included.")]),
+                    e("span", vec![x("Book now")]),
+                    e("span", vec![x("View options")]),
+                    link("Read full article"),
+                    link("View company profile"),
+                    e("button", vec![x("Toggle caption")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![e("h1", vec![x("Tours")]), e("ul", cards)],
+    )]));
+    assert!(main.contains("departure 3"), "{main}");
+    for cut in [
+        "Book now",
+        "View options",
+        "Read full article",
+        "View company profile",
+        "Toggle caption",
+    ] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
+}
+
+#[test]
 fn a_labels_words_inside_a_sentence_are_kept() {
     // A shop's help text names its controls in sentences ("Click <b>Compare</b> to …"); the
     // cards' own "Compare" controls, each alone on its line, are still cut.

@@ -74,7 +74,10 @@
 //! a grid's "Loading...", "Filters", the skip links:
 //! `pointer_and_loading_labels_are_cut_from_the_region`; a card's badge, "Top rated", "New
 //! arrival", a review's "Verified purchase", "Write a review":
-//! `card_badges_and_review_controls_are_cut_from_the_region`; a thread's "Click to expand...",
+//! `card_badges_and_review_controls_are_cut_from_the_region`; a card's "Book now", "View
+//! options", "Read full article", "View company profile", "Toggle caption":
+//! `a_cards_booking_and_detail_buttons_are_cut`; a post's "Reply" button:
+//! `a_posts_reply_buttons_are_cut`; a thread's "Click to expand...",
 //! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
 //! register to reply here.":
 //! `a_threads_controls_and_notices_are_cut`; a reply's subject line, a heading or a link of one
@@ -354,7 +357,8 @@ fn are_reviews(page: &Page<'_, '_, '_>, i: usize) -> bool {
 }
 
 /// What a shop's controls say, compared on an element's whole trimmed text (English only): a
-/// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`).
+/// card's buttons written as links or spans (`shop_controls_are_cut_from_the_region`,
+/// `a_cards_booking_and_detail_buttons_are_cut`).
 const CONTROL_LABELS: &[&str] = &[
     "quick view",
     "add to wishlist",
@@ -387,13 +391,19 @@ const CONTROL_LABELS: &[&str] = &[
     "see more reviews",
     "verified purchase",
     "view image gallery",
+    "book now",
+    "read full article",
+    "view options",
+    "toggle caption",
+    "view company profile",
 ];
 
 /// What a forum's controls and notices around a thread say, each the whole text of its element
 /// (English only): quotes' expanders, page jumps, the calls to sign in or ask, a closed thread's
 /// status (`a_threads_controls_and_notices_are_cut`), the box that asks a guest to join
-/// (`a_threads_call_to_join_is_cut`).
+/// (`a_threads_call_to_join_is_cut`), a post's "Reply" button (`a_posts_reply_buttons_are_cut`).
 const THREAD_LABELS: &[&str] = &[
+    "reply",
     "click to expand...",
     "click to expand",
     "click to shrink...",
