@@ -4589,6 +4589,67 @@ fn a_cards_booking_and_detail_buttons_are_cut() {
 }
 
 #[test]
+fn calls_to_act_and_a_grids_pager_are_cut() {
+    // A grid of plans, each a name, a line and its calls to act; the grid's sort control, pager
+    // and skip link. A sentence that tells the reader to download stays.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!(
+                        "Team plan for {} seats, billed yearly",
+                        5 * (n + 1)
+                    )),
+                    e(
+                        "div",
+                        vec![x("Shared boards, guest access and an audit log.")],
+                    ),
+                    link(
+                        [
+                            "Start free trial",
+                            "Get started for free",
+                            "Download now",
+                            "Download",
+                        ][n],
+                    ),
+                    e("span", vec![x("See details")]),
+                ],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Plans")]),
+            link("Skip to product list"),
+            e("span", vec![x("Sort")]),
+            para("Download the desktop app first, then sign in with the account your team uses."),
+            e("ul", cards),
+            e("div", vec![link("Load more")]),
+            e("div", vec![link("Previous page"), link("Next page")]),
+        ],
+    )]));
+    assert!(main.contains("20 seats"), "{main}");
+    assert!(main.contains("Download the desktop app first"), "{main}");
+    for cut in [
+        "Start free trial",
+        "Get started for free",
+        "Download now",
+        "Download\n",
+        "See details",
+        "Skip to product list",
+        "Sort",
+        "Load more",
+        "Previous page",
+        "Next page",
+    ] {
+        assert!(!main.contains(cut), "{cut}: {main}");
+    }
+    assert!(!main.trim_end().ends_with("Download"), "{main}");
+}
+
+#[test]
 fn a_labels_words_inside_a_sentence_are_kept() {
     // A shop's help text names its controls in sentences ("Click <b>Compare</b> to …"); the
     // cards' own "Compare" controls, each alone on its line, are still cut.

@@ -76,7 +76,9 @@
 //! arrival", a review's "Verified purchase", "Write a review":
 //! `card_badges_and_review_controls_are_cut_from_the_region`; a card's "Book now", "View
 //! options", "Read full article", "View company profile", "Toggle caption":
-//! `a_cards_booking_and_detail_buttons_are_cut`; a post's "Reply" button:
+//! `a_cards_booking_and_detail_buttons_are_cut`; calls to act, "Start free trial", "Download
+//! now", "See details", and a grid's "Load more", "Sort", "Next page":
+//! `calls_to_act_and_a_grids_pager_are_cut`; a post's "Reply" button:
 //! `a_posts_reply_buttons_are_cut`; a thread's "Click to expand...",
 //! "Click to shrink...", "Back", "Top", "Bottom", "Toggle sidebar", "You must log in or
 //! register to reply here.":
@@ -396,6 +398,16 @@ const CONTROL_LABELS: &[&str] = &[
     "view options",
     "toggle caption",
     "view company profile",
+    "start free trial",
+    "get started for free",
+    "download now",
+    "download",
+    "see details",
+    "load more",
+    "sort",
+    "previous page",
+    "next page",
+    "skip to product list",
 ];
 
 /// What a forum's controls and notices around a thread say, each the whole text of its element
