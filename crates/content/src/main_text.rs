@@ -67,7 +67,9 @@
 //!   starter …", "Last edited: …": `a_threads_notes_are_cut`),
 //!   a quote whose long lines the part has read above it, a reply quoting an earlier post, with
 //!   its "… said:" (M8's rule: `a_quote_of_an_earlier_post_is_read_once`), and a second copy of
-//!   the part's content (M8's rule: `a_second_copy_of_the_content_is_read_once`),
+//!   the part's content (M8's rule: `a_second_copy_of_the_content_is_read_once`), a section
+//!   a recommendations heading heads, under half of the part ("You might also like", M8's rule:
+//!   `recommendations_inside_the_article_part_are_cut`),
 //!   short blocks that are
 //!   all link (`link_only_promotions_are_cut`; not a definition list's term nor a table's cell,
 //!   a reference entry's name linked to its own page:
@@ -1347,9 +1349,12 @@ fn cleaned(
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
     let title = words(&page.tree.obs.title);
-    let mut quoted = region::Quoted::new(page.r.span(top).map_or(0, |(a, _)| a));
+    let (top_start, top_end) = page.r.span(top).unwrap_or((0, 0));
+    let mut quoted = region::Quoted::new(top_start);
+    let recs = region::recommendations(page, shop);
     let (text, ranges) = text_without(page, top, |i, span| {
         let cut = is_noise(page, fin, i, &title)
+            || (at(&recs, i) && 2 * (span.1 - span.0) < top_end - top_start)
             || (shop && (region::is_shop_furniture(page, i) || region::is_small_print(page, i)))
             || quoted.repeats(page, i, span);
         if cut {

@@ -4279,6 +4279,95 @@ fn related_content_headings_cut_their_section() {
 }
 
 #[test]
+fn a_recommendations_bar_heads_the_section_below_it() {
+    // A product, then a carousel of other products under a bar that holds its heading and its
+    // controls ("Similar Items", "Sponsored", "See all"): the bar heads the carousel beside it.
+    let others: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!(
+                        "Gold motorcycle chain, {} links, with a clip",
+                        100 + n
+                    )),
+                    e("div", vec![x("New · Business")]),
+                    e("div", vec![x(&format!("$1{n}3.40"))]),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("DID 520ERS3 chain, 104 links, gold")]),
+            para(&prose(0, "Chain")),
+            para(&prose(1, "Chain")),
+            para(&prose(2, "Chain")),
+            para(&prose(3, "Chain")),
+            e(
+                "div",
+                vec![
+                    e(
+                        "div",
+                        vec![
+                            e("h2", vec![x("Similar Items")]),
+                            e("span", vec![x("Sponsored")]),
+                            link("See all"),
+                        ],
+                    ),
+                    e("ul", others),
+                ],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [article, region] {
+        assert!(text.contains("Chain sentence 3"), "{text}");
+        assert!(!text.contains("motorcycle chain"), "{text}");
+    }
+}
+
+#[test]
+fn recommendations_inside_the_article_part_are_cut() {
+    // A post whose own element holds, after its text, "You might also like" and other posts,
+    // each a title and a line about it: the article road cuts them as the region does.
+    let others: Vec<T> = (0..3)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Pruning roses in late winter, part {n}")),
+                    e(
+                        "p",
+                        vec![x("When and where to cut, and which canes to leave.")],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "article",
+        vec![
+            e("h1", vec![x("Mulching a border")]),
+            para(&prose(0, "Mulch")),
+            para(&prose(1, "Mulch")),
+            para(&prose(2, "Mulch")),
+            para(&prose(3, "Mulch")),
+            e(
+                "div",
+                vec![e("h2", vec![x("You might also like")]), e("ul", others)],
+            ),
+        ],
+    )]);
+    let (article, region, ..) = main_text_roads(&obs).unwrap();
+    for text in [article, region] {
+        assert!(text.contains("Mulch sentence 3"), "{text}");
+        assert!(!text.contains("Pruning roses"), "{text}");
+    }
+}
+
+#[test]
 fn recommendation_carousels_are_cut_from_the_region() {
     // A product, then a run of other products under "You may also like"; its tabs name
     // "Related products" among their labels, which heads nothing.

@@ -68,7 +68,9 @@
 //! item", "Customers frequently viewed", "Popular right now", …:
 //! `a_shops_other_recommendation_headings_cut_their_section`; the nearest
 //! ancestor of that short text holding more than it, when the text starts it:
-//! `recommendation_carousels_are_cut_from_the_region`), an element that only says what a shop's
+//! `recommendation_carousels_are_cut_from_the_region`; for a bar of the heading and its
+//! controls, "Similar Items", "Sponsored", "See all", the section around the bar:
+//! `a_recommendations_bar_heads_the_section_below_it`), an element that only says what a shop's
 //! control does ("Quick view", "Compare", "Add to cart", "Sponsored", …, written as a link or a
 //! span: `shop_controls_are_cut_from_the_region`; a card's "Learn more", "Apply now", "Read more",
 //! a grid's "Loading...", "Filters", the skip links:
@@ -1046,8 +1048,10 @@ fn is_control_label(page: &Page<'_, '_, '_>, i: usize) -> bool {
 }
 
 /// The parts that a shop's recommendations heading ([`RECOMMENDATION_HEADINGS`]) heads: from a
-/// short text that starts with such a heading, its nearest ancestor holding more than it.
-fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
+/// short text that starts with such a heading, its nearest ancestor holding more than it; when
+/// that is a bar of the heading and a few labels ([`BAR_LABELS_BYTES`]), the nearest ancestor
+/// holding more than the bar. M8 cuts them, and M4 inside the article road's part.
+pub(super) fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
     let (tree, r) = (page.tree, page.r);
     let mut out = vec![false; tree.obs.nodes.len()];
     for &i in &r.order {
@@ -1065,7 +1069,15 @@ fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
             continue;
         }
         // The section it heads: it starts the section's text (not a tab's label among others).
-        let section = tree.ancestors(i).find(|&p| len(r, p) > 2 * (b - a));
+        let mut section = tree.ancestors(i).find(|&p| len(r, p) > 2 * (b - a));
+        // A bar of the heading and its controls ("Similar Items", "Sponsored", "See all")
+        // heads the section around it.
+        if let Some(bar) = section.filter(|&s| len(r, s) < (b - a) + BAR_LABELS_BYTES) {
+            section = tree
+                .ancestors(bar)
+                .skip(1)
+                .find(|&p| len(r, p) > 2 * len(r, bar));
+        }
         if let Some(s) = section.filter(|&s| {
             r.span(s)
                 .is_some_and(|(c, d)| r.slice(c, d).trim_start().starts_with(t))
@@ -1075,6 +1087,10 @@ fn recommendations(page: &Page<'_, '_, '_>, shop: bool) -> Vec<bool> {
     }
     out
 }
+
+/// Most bytes a recommendations heading's bar adds to the heading: its controls' labels
+/// ("Sponsored", "See all"), not a section's entries ([`recommendations`]).
+const BAR_LABELS_BYTES: usize = 40;
 
 /// Fewest and most bytes of a block whose repetition is cut.
 const REPEAT_MIN: usize = 40;
