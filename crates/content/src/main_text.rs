@@ -36,6 +36,9 @@
 //!   to itself, `#examples`, is no link text: `a_headings_own_anchor_is_not_link_text`; nor a
 //!   link whose text is code, a reference naming an entry: `a_link_naming_code_is_not_link_text`).
 //!   The best wins; a parent that scores at least as well replaces it.
+//!   A `display: contents` element draws no box: the parent and the grandparent a paragraph
+//!   scores, the winner's parent and its siblings are the boxes around it, a wrapper's children
+//!   standing in its place (`sections_wrapped_in_display_contents_are_siblings`).
 //! - M3 siblings: a sibling of the winner joins when it scores at least a fifth of it (and 10),
 //!   or is a paragraph of over 80 bytes with little link text. The sibling before the parts
 //!   that holds the page's `h1` and is mostly prose, three paragraphs or more, joins them (a
@@ -147,7 +150,7 @@
 //!   (`an_app_page_keeps_its_visible_text`).
 
 use crate::observation::{Node, Tree};
-use crate::render::{layout, Rendered};
+use crate::render::{layout, Layout, Rendered};
 
 mod cover;
 mod page;
@@ -302,7 +305,11 @@ fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, 
             continue;
         }
         let s = 1.0 + commas as f64 + (bytes as f64 / 100.0).min(3.0);
-        for (level, anc) in tree.ancestors(container).take(5).enumerate() {
+        // A `display: contents` wrapper draws no box: its children are its parent's.
+        let boxes = tree
+            .ancestors(container)
+            .filter(|&a| a == container || layout(tree.node(a)) != Layout::Contents);
+        for (level, anc) in boxes.take(5).enumerate() {
             let Some(entry) = score.get_mut(anc) else {
                 continue;
             };
@@ -817,7 +824,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let parts: Vec<usize> = match best {
         Some(mut top) => {
             // A parent that scores at least as well holds more of the same content.
-            while let Some(p) = tree.parent_of(top.0) {
+            while let Some(p) = box_parent(tree, top.0) {
                 if matches!(tree.node(p).tag(), "body" | "html") {
                     break;
                 }
@@ -983,14 +990,12 @@ fn with_siblings(
     title: &str,
 ) -> Vec<usize> {
     let tree = page.tree;
-    let Some(parent) = tree.parent_of(top.0) else {
+    let Some(parent) = box_parent(tree, top.0) else {
         return vec![top.0];
     };
     let threshold = (top.1 * 0.2).max(10.0);
-    tree.node(parent)
-        .kids
-        .iter()
-        .map(|&k| k as usize)
+    box_kids(tree, parent)
+        .into_iter()
         .filter(|&k| {
             if k == top.0 {
                 return true;
@@ -1018,6 +1023,36 @@ fn with_siblings(
             node.tag() == "p" && len(page.r, k) > 80 && page.density(k) < 0.25
         })
         .collect()
+}
+
+/// The nearest ancestor that draws a box: a `display: contents` wrapper draws none, and its
+/// children are its parent's (M3: a page that wraps each of its sections in one).
+fn box_parent(tree: &Tree<'_>, i: usize) -> Option<usize> {
+    tree.ancestors(i)
+        .skip(1)
+        .find(|&a| layout(tree.node(a)) != Layout::Contents)
+}
+
+/// The children of `parent` as its box has them: a `display: contents` child's own children in
+/// its place ([`box_parent`]), in document order. Iterative: a page can nest wrappers deeply.
+fn box_kids(tree: &Tree<'_>, parent: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = tree
+        .node(parent)
+        .kids
+        .iter()
+        .rev()
+        .map(|&k| k as usize)
+        .collect();
+    while let Some(k) = stack.pop() {
+        let node = tree.node(k);
+        if node.is_element() && layout(node) == Layout::Contents {
+            stack.extend(node.kids.iter().rev().map(|&c| c as usize));
+        } else {
+            out.push(k);
+        }
+    }
+    out
 }
 
 /// Normalized words of a text, for comparing a heading with the title.

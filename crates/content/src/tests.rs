@@ -7174,6 +7174,57 @@ fn a_second_copy_of_the_content_is_read_once() {
 }
 
 #[test]
+fn sections_wrapped_in_display_contents_are_siblings() {
+    // A story whose layout wraps each section in a `display: contents` element (a component
+    // framework's wrapper): the sections are siblings in the page's boxes, so the article road
+    // reads them all, not the longest alone (two thirds of the prose: the part does not widen).
+    let section = |name: &str, n: usize| {
+        es(
+            "div",
+            boxless("contents"),
+            vec![ea(
+                "div",
+                &[("class", "chunk")],
+                (0..n).map(|k| para(&prose(k, name))).collect(),
+            )],
+        )
+    };
+    let obs = page(vec![
+        e(
+            "article",
+            vec![ea(
+                "div",
+                &[("class", "layout")],
+                vec![
+                    section("Intro", 2),
+                    section("Body", 8),
+                    section("Ending", 2),
+                ],
+            )],
+        ),
+        e(
+            "div",
+            (0..4)
+                .map(|k| {
+                    e(
+                        "div",
+                        vec![
+                            link(&format!("Another story of the week, number {k}")),
+                            e("span", vec![x("Teaser, four minutes")]),
+                        ],
+                    )
+                })
+                .collect(),
+        ),
+    ]);
+    let (article, ..) = main_text_roads(&obs).unwrap();
+    for name in ["Intro sentence 1", "Body sentence 7", "Ending sentence 1"] {
+        assert!(article.contains(name), "{name}: {article}");
+    }
+    assert!(!article.contains("Teaser"), "{article}");
+}
+
+#[test]
 fn a_documents_lead_beside_its_sections_is_kept() {
     // A reference page: its header holds the title and the paragraphs introducing it, a table
     // of contents stands between, and the block of its sections wins.
