@@ -1398,11 +1398,21 @@ pub(super) fn text(
     text_with(page, root, buy, true)
 }
 
-/// Whether `i` or an ancestor is the page's chrome ([`is_chrome`]) or its banner ([`is_banner`]).
-fn in_chrome(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    page.tree
-        .ancestors(i)
-        .any(|k| is_chrome(page, k) || is_banner(page, k))
+/// For each element, whether it or an ancestor is the page's chrome ([`is_chrome`]) or its
+/// banner ([`is_banner`]): one pass in document order, a parent before its children, so a page
+/// nested thousands deep costs no more than a flat one.
+fn in_chrome(page: &Page<'_, '_, '_>) -> Vec<bool> {
+    let mut out = vec![false; page.tree.obs.nodes.len()];
+    for &i in &page.r.order {
+        let i = i as usize;
+        let inherited = page.tree.parent_of(i).is_some_and(|p| at(&out, p));
+        set(
+            &mut out,
+            i,
+            inherited || is_chrome(page, i) || is_banner(page, i),
+        );
+    }
+    out
 }
 
 /// The page's banner: a `header` that heads no section and no entry of several ([`heads_a_section`],
@@ -1426,6 +1436,11 @@ fn text_with(
     // wrapper whose class says "modal" is still the page; the page's chrome (its menu, its
     // footer) is cut however big, as long as a paragraph's bytes of the region remain.
     let recs = recommendations(page, shop);
+    let chrome = if keep_menus {
+        in_chrome(page)
+    } else {
+        Vec::new()
+    };
     let carousels = if one { carousels(page) } else { Vec::new() };
     let mut seen = std::collections::HashMap::new();
     let mut repeated = 0;
@@ -1444,7 +1459,7 @@ fn text_with(
         let prose = holds_the_prose(page, i, (a, b), end - start);
         let big = 2 * (b - a) > end - start || prose;
         let named = at(&recs, i)
-            || is_cut(page, i, shop, kept_words, !keep_menus || in_chrome(page, i))
+            || is_cut(page, i, shop, kept_words, !keep_menus || at(&chrome, i))
             || (one && at(&carousels, i) && are_product_cards(page, i));
         let cut = ((!big
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
