@@ -294,9 +294,19 @@ fn scores(page: &mut Page<'_, '_, '_>) -> (Vec<Option<f64>>, Vec<(usize, usize, 
         c.p = 0;
     }
     for &(block, ..) in &found {
-        for a in tree.ancestors(block) {
-            if let Some(c) = page.counts.get_mut(a) {
-                c.p += 1;
+        if let Some(c) = page.counts.get_mut(block) {
+            c.p += 1;
+        }
+    }
+    // Each element's count is its own and its children's: children after their parent in
+    // document order, so backwards a child is done before its parent takes it (one pass, however
+    // deep the page).
+    for &i in page.r.order.iter().rev() {
+        let i = i as usize;
+        if let Some(parent) = tree.parent_of(i) {
+            let p = at(&page.counts, i).p;
+            if let Some(c) = page.counts.get_mut(parent) {
+                c.p += p;
             }
         }
     }
