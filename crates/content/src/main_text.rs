@@ -1088,14 +1088,10 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     if is_part_footer(tree, i) {
         return true;
     }
-    // Captions and credits describe a picture, not the text.
-    let h = page.hints(i);
-    if (tag == "figcaption" || h.contains("caption") || h.contains("credit"))
-        && !captions_code(page, i)
-        && !numbers_its_figure(page, i)
-    {
+    if is_caption(page, i) {
         return true;
     }
+    let h = page.hints(i);
     // A thread's card of who wrote a post and their standing, their signature.
     if region::names_thread_furniture(h)
         || h.contains("signature")
@@ -1231,6 +1227,15 @@ fn is_pointing_sentence(page: &Page<'_, '_, '_>, i: usize, text: &str) -> bool {
 /// Whether a caption names a code listing: holding no code itself, its parent holds code
 /// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
 /// a photo's credit: `a_code_listings_caption_is_kept`).
+/// Captions and credits describe a picture, not the text (M4, M8): a `figcaption`, a class or
+/// id saying caption or credit; not a code listing's caption nor one numbering its figure.
+fn is_caption(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let h = page.hints(i);
+    (page.tree.node(i).tag() == "figcaption" || h.contains("caption") || h.contains("credit"))
+        && !captions_code(page, i)
+        && !numbers_its_figure(page, i)
+}
+
 fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
     at(&page.counts, i).pre_text == 0
         && page.tree.parent_of(i).is_some_and(|p| {

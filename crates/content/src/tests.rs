@@ -2859,6 +2859,52 @@ fn captions_are_cut() {
 }
 
 #[test]
+fn a_figures_caption_is_cut_from_the_region() {
+    // The region road cuts a figure's caption as the article road does (a `figcaption`, not a
+    // code listing's); a card's text in an element whose class says "caption" is the card's.
+    let cards: Vec<T> = (0..4)
+        .map(|n| {
+            e(
+                "li",
+                vec![
+                    link(&format!("Canvas tote, colour {n}")),
+                    ea(
+                        "div",
+                        &[("class", "card-caption")],
+                        vec![x("Heavy cotton, $38")],
+                    ),
+                ],
+            )
+        })
+        .collect();
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e("h1", vec![x("Totes")]),
+            e(
+                "figure",
+                vec![e(
+                    "figcaption",
+                    vec![x("FIGCAPTION: our workshop in Leeds")],
+                )],
+            ),
+            e(
+                "figure",
+                vec![
+                    e("pre", vec![x("fn tote() -> Bag { Bag::new() }")]),
+                    e("figcaption", vec![x("Listing 1: making a tote")]),
+                ],
+            ),
+            e("ul", cards),
+        ],
+    )]);
+    let (_, region, ..) = main_text_roads(&obs).unwrap();
+    assert!(region.contains("Heavy cotton"), "{region}");
+    assert!(region.contains("Listing 1"), "{region}");
+    assert!(!region.contains("FIGCAPTION"), "{region}");
+}
+
+#[test]
 fn a_posts_author_card_is_cut_from_its_article() {
     // A question read as one article: its prose, then who asked it, their standing and when;
     // beside it, the page's list of tags.

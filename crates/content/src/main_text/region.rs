@@ -42,6 +42,9 @@
 //! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`; not a card whose bare modifier
 //! token, `--badged`, says it carries one: `a_cards_modifier_naming_a_badge_is_not_a_badge`;
 //! `the_declared_main_region_is_read_whole`, `forms_and_banners_are_cut_from_the_region`), and
+//! a figure's caption as M4 reads one (a `figcaption`, not a code listing's nor one numbering
+//! its figure; not a class word here, which a shop's cards use for their text:
+//! `a_figures_caption_is_cut_from_the_region`),
 //! a wiki's furniture around its article (MediaWiki's skip links, tagline and printed footer,
 //! `mw-jump-link`, `siteSub`, `printfooter`: `a_wikis_furniture_is_cut_from_the_region`),
 //! a thread's furniture around its posts (author cards, signatures, page links:
@@ -585,7 +588,11 @@ pub(super) fn is_cut(
         return false;
     }
     let h = page.hints(i);
-    if names_hidden_text(h) || is_tooltip(tree, i, h) || names_illustration(tree, i) {
+    if names_hidden_text(h)
+        || is_tooltip(tree, i, h)
+        || names_illustration(tree, i)
+        || (node.tag() == "figcaption" && super::is_caption(page, i))
+    {
         return true;
     }
     // A part named as noise is cut, unless it is words of a sentence: a link named
