@@ -1224,9 +1224,6 @@ fn is_pointing_sentence(page: &Page<'_, '_, '_>, i: usize, text: &str) -> bool {
         && page.density(i) < 0.5
 }
 
-/// Whether a caption names a code listing: holding no code itself, its parent holds code
-/// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
-/// a photo's credit: `a_code_listings_caption_is_kept`).
 /// Captions and credits describe a picture, not the text (M4, M8): a `figcaption`, a class or
 /// id saying caption or credit; not a code listing's caption nor one numbering its figure.
 fn is_caption(page: &Page<'_, '_, '_>, i: usize) -> bool {
@@ -1236,6 +1233,9 @@ fn is_caption(page: &Page<'_, '_, '_>, i: usize) -> bool {
         && !numbers_its_figure(page, i)
 }
 
+/// Whether a caption names a code listing: holding no code itself, its parent holds code
+/// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
+/// a photo's credit: `a_code_listings_caption_is_kept`).
 fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
     at(&page.counts, i).pre_text == 0
         && page.tree.parent_of(i).is_some_and(|p| {
