@@ -158,9 +158,9 @@ mod region;
 
 pub(crate) use page::tidy_breaks;
 use page::{
-    at, hints, in_code, in_heading, is_ad_label, is_block, is_heading, is_question_button, len,
-    long_line_share, names_hidden_text, noise_by_kind, on_a_prose_line, set, survey, tag_weight,
-    text_without, Page, LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    at, hints, in_code, in_heading, is_ad_label, is_block, is_caption, is_heading,
+    is_question_button, len, long_line_share, names_hidden_text, noise_by_kind, on_a_prose_line,
+    set, survey, tag_weight, text_without, Page, LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -1223,41 +1223,6 @@ fn is_pointing_sentence(page: &Page<'_, '_, '_>, i: usize, text: &str) -> bool {
         && page.density(i) > 0.0
         && page.density(i) < 0.5
 }
-
-/// Captions and credits describe a picture, not the text (M4, M8): a `figcaption`, a class or
-/// id saying caption or credit; not a code listing's caption nor one numbering its figure.
-fn is_caption(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let h = page.hints(i);
-    (page.tree.node(i).tag() == "figcaption" || h.contains("caption") || h.contains("credit"))
-        && !captions_code(page, i)
-        && !numbers_its_figure(page, i)
-}
-
-/// Whether a caption names a code listing: holding no code itself, its parent holds code
-/// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
-/// a photo's credit: `a_code_listings_caption_is_kept`).
-fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    at(&page.counts, i).pre_text == 0
-        && page.tree.parent_of(i).is_some_and(|p| {
-            let c = at(&page.counts, p);
-            c.pre_text > 0 && c.img == 0
-        })
-}
-
-/// Whether a caption numbers its figure ("Figure 4-1: The representation in memory…", "Fig. 2",
-/// "Table 3."): the text refers to it by that number, so it is the text's
-/// (`a_numbered_figures_caption_is_kept`).
-fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    let (a, b) = page.r.span(i).unwrap_or((0, 0));
-    let text = page.r.slice(a, b).trim_start().to_lowercase();
-    FIGURE_WORDS.iter().any(|w| {
-        text.strip_prefix(w)
-            .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
-    })
-}
-
-/// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
-const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];
 
 /// Whether a list is one of links each told about: a `ul` or `ol` without a negative class word,
 /// of two items or more, its items saying in their own words, beyond their links, what the link is

@@ -1,7 +1,7 @@
 //! The page as the main-text rules read it (`Page`, surveyed once: per element its counts, whether
 //! it is inside an unlikely part, whether it holds a block) and the small facts every rule of
 //! `main_text.rs`, `cover.rs` and `region.rs` shares: the class and id words, the noise tags and
-//! roles, the paragraph size. A leaf of `main_text/`: it names none of its siblings nor its
+//! roles, the paragraph size, what a caption is. A leaf of `main_text/`: it names none of its siblings nor its
 //! parent, so the rules' modules import it without a circle.
 
 use std::cell::OnceCell;
@@ -796,3 +796,38 @@ pub(crate) fn tidy_breaks(text: &str) -> String {
     }
     out
 }
+
+/// Captions and credits describe a picture, not the text (M4, M8): a `figcaption`, a class or
+/// id saying caption or credit; not a code listing's caption nor one numbering its figure.
+pub(super) fn is_caption(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let h = page.hints(i);
+    (page.tree.node(i).tag() == "figcaption" || h.contains("caption") || h.contains("credit"))
+        && !captions_code(page, i)
+        && !numbers_its_figure(page, i)
+}
+
+/// Whether a caption names a code listing: holding no code itself, its parent holds code
+/// (`pre`) and no picture ("Listing 10-13: Implementing the Summary trait", the text's own, not
+/// a photo's credit: `a_code_listings_caption_is_kept`).
+fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    at(&page.counts, i).pre_text == 0
+        && page.tree.parent_of(i).is_some_and(|p| {
+            let c = at(&page.counts, p);
+            c.pre_text > 0 && c.img == 0
+        })
+}
+
+/// Whether a caption numbers its figure ("Figure 4-1: The representation in memory…", "Fig. 2",
+/// "Table 3."): the text refers to it by that number, so it is the text's
+/// (`a_numbered_figures_caption_is_kept`).
+fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let (a, b) = page.r.span(i).unwrap_or((0, 0));
+    let text = page.r.slice(a, b).trim_start().to_lowercase();
+    FIGURE_WORDS.iter().any(|w| {
+        text.strip_prefix(w)
+            .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
+/// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
+const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];

@@ -124,9 +124,9 @@ use crate::observation::Tree;
 use crate::render::Rendered;
 
 use super::page::{
-    at, has_ad_token, is_ad_label, is_heading, is_question_button, len, long_line_share,
-    names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without, tidy_breaks, Counts,
-    Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    at, has_ad_token, is_ad_label, is_caption, is_heading, is_question_button, len,
+    long_line_share, names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without,
+    tidy_breaks, Counts, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -591,7 +591,7 @@ pub(super) fn is_cut(
     if names_hidden_text(h)
         || is_tooltip(tree, i, h)
         || names_illustration(tree, i)
-        || (node.tag() == "figcaption" && super::is_caption(page, i))
+        || (node.tag() == "figcaption" && is_caption(page, i))
     {
         return true;
     }
