@@ -828,8 +828,9 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         .copied()
         .find(|&i| tree.node(i).tag() == "body");
     let prose = cover::prose(&page, &found);
+    let recs = region::recommendations(&page, shop);
     let (region, region_ranges, region_repeats) = body
-        .map(|b| region::text(&page, region::root(&page, b), buy))
+        .map(|b| region::text(&page, region::root(&page, b), buy, &recs))
         .unwrap_or_default();
     let parts: Vec<usize> = match best {
         Some(mut top) => {
@@ -862,7 +863,7 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
     let mut text = String::new();
     let mut ranges = Vec::new();
     for &top in &parts {
-        text.push_str(&cleaned(&page, &fin, top, shop, &mut ranges));
+        text.push_str(&cleaned(&page, &fin, top, shop, &recs, &mut ranges));
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
@@ -1355,21 +1356,22 @@ fn is_short_sentence(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// The least text of a definition list that is a reference entry, not a label and its value.
 const DL_MIN_BYTES: usize = 100;
 
-/// The text of `top` with its noise cut out; the ranges kept go to `kept`.
+/// The text of `top` with its noise cut out; the ranges kept go to `kept`. `recs`: the page's
+/// recommendations sections ([`region::recommendations`]), cut when under half of the part.
 fn cleaned(
     page: &Page<'_, '_, '_>,
     fin: &[Option<f64>],
     top: usize,
     shop: bool,
+    recs: &[bool],
     kept: &mut Vec<(usize, usize)>,
 ) -> String {
     let title = words(&page.tree.obs.title);
     let (top_start, top_end) = page.r.span(top).unwrap_or((0, 0));
     let mut quoted = region::Quoted::new(top_start);
-    let recs = region::recommendations(page, shop);
     let (text, ranges) = text_without(page, top, |i, span| {
         let cut = is_noise(page, fin, i, &title)
-            || (at(&recs, i) && 2 * (span.1 - span.0) < top_end - top_start)
+            || (at(recs, i) && 2 * (span.1 - span.0) < top_end - top_start)
             || (shop && (region::is_shop_furniture(page, i) || region::is_small_print(page, i)))
             || quoted.repeats(page, i, span);
         if cut {

@@ -1,8 +1,8 @@
 //! The page as the main-text rules read it (`Page`, surveyed once: per element its counts, whether
 //! it is inside an unlikely part, whether it holds a block) and the small facts every rule of
 //! `main_text.rs`, `cover.rs` and `region.rs` shares: the class and id words, the noise tags and
-//! roles, the paragraph size, what a caption is. A leaf of `main_text/`: it names none of its siblings nor its
-//! parent, so the rules' modules import it without a circle.
+//! roles, the paragraph size, what a caption is. A leaf of `main_text/`: it names none of its
+//! siblings nor its parent, so the rules' modules import it without a circle.
 
 use std::cell::OnceCell;
 

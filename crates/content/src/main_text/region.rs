@@ -1392,17 +1392,18 @@ const REGION_MIN_BYTES: usize = 200;
 /// text it keeps, in order. When the cuts leave under [`REGION_MIN_BYTES`] (a heading, a line),
 /// the page's content is a block of links (a catalog's index of categories, a shop's grid of
 /// them): it is read again with the menus outside the page's chrome kept
-/// (`a_page_made_of_a_block_of_links_keeps_it`).
+/// (`a_page_made_of_a_block_of_links_keeps_it`). `recs`: the page's [`recommendations`].
 pub(super) fn text(
     page: &Page<'_, '_, '_>,
     root: usize,
     buy: BuyControls,
+    recs: &[bool],
 ) -> (String, Vec<(usize, usize)>, usize) {
-    let read = text_with(page, root, buy, false);
+    let read = text_with(page, root, buy, recs, false);
     if read.0.trim().len() >= REGION_MIN_BYTES {
         return read;
     }
-    text_with(page, root, buy, true)
+    text_with(page, root, buy, recs, true)
 }
 
 /// For each element, whether it or an ancestor is the page's chrome ([`is_chrome`]) or its
@@ -1433,6 +1434,7 @@ fn text_with(
     page: &Page<'_, '_, '_>,
     root: usize,
     buy: BuyControls,
+    recs: &[bool],
     keep_menus: bool,
 ) -> (String, Vec<(usize, usize)>, usize) {
     let (shop, one) = (buy.sells(), buy.sells_one());
@@ -1442,7 +1444,6 @@ fn text_with(
     // A cut never takes most of the region: a page wrapped whole in a form (ASP.NET) or a
     // wrapper whose class says "modal" is still the page; the page's chrome (its menu, its
     // footer) is cut however big, as long as a paragraph's bytes of the region remain.
-    let recs = recommendations(page, shop);
     let chrome = if keep_menus {
         in_chrome(page)
     } else {
@@ -1465,7 +1466,7 @@ fn text_with(
         let kept_words = shield_words.get(&inherited).map_or("", String::as_str);
         let prose = holds_the_prose(page, i, (a, b), end - start);
         let big = 2 * (b - a) > end - start || prose;
-        let named = at(&recs, i)
+        let named = at(recs, i)
             || is_cut(page, i, shop, kept_words, !keep_menus || at(&chrome, i))
             || (one && at(&carousels, i) && are_product_cards(page, i));
         let cut = ((!big
