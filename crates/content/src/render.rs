@@ -9,7 +9,9 @@
 //!   `application/ld+json`, any non-JS script type) never count. Except a `noscript` holding
 //!   elements: a tab with JavaScript off parses and shows its content
 //!   (`r1_a_noscript_shows_its_elements_when_javascript_is_off`).
-//! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert`, `data-apc-ui` (the extension's own
+//! - R2 hidden subtree: `hidden`, `aria-hidden="true"`, `inert` (not on the page's `main` nor on
+//!   what holds it: a modal dialog marks the page behind it so, and the person still sees that
+//!   page: `r2_the_page_behind_a_modal_dialog_still_shows`), `data-apc-ui` (the extension's own
 //!   UI), `display: none`, `content-visibility: hidden`, opacity 0, no box (except
 //!   `display: contents`), off-screen, a box with a side of at most 1 px that clips its
 //!   overflow (not the root's nor the body's, whose overflow is the viewport's:
@@ -251,6 +253,41 @@ fn hidden_only_as_folded(node: &Node) -> bool {
         })
 }
 
+/// R2's exception for the page behind a dialog: whether each element is the page's `main` (the
+/// tag, or `role="main"`) or holds it. A modal dialog (a cookie consent that traps the keyboard)
+/// marks the rest of the page `aria-hidden="true"` or `inert` while it is open, and the person
+/// still sees that page, dimmed or not, and can select in it; no page hides its main content
+/// from sight that way, so on the main and its ancestors those two attributes hide nothing
+/// (`r2_the_page_behind_a_modal_dialog_still_shows`). Elsewhere they hide what they mark (an
+/// icon's glyph, a carousel's cloned slides, a closed menu).
+fn holds_main(tree: &Tree<'_>) -> Vec<bool> {
+    let n = tree.obs.nodes.len();
+    let mut out = vec![false; n];
+    for i in 0..n {
+        let node = tree.node(i);
+        let is_main = node.tag() == "main"
+            || node
+                .attr("role")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"));
+        if !is_main {
+            continue;
+        }
+        let mut at = Some(i);
+        while let Some(slot) = at.and_then(|a| out.get_mut(a)) {
+            if *slot {
+                break;
+            }
+            *slot = true;
+            at = at.and_then(|a| tree.parent_of(a));
+        }
+    }
+    out
+}
+
+fn at_main(chain: &[bool], i: usize) -> bool {
+    chain.get(i).copied().unwrap_or(false)
+}
+
 /// R2's exception for a closed `details`: the main text reads its folded part, unless the details
 /// is a dropdown ([`holds_popup`]).
 fn unfolds(tree: &Tree<'_>, node: &Node) -> bool {
@@ -346,21 +383,29 @@ fn fades_in(tree: &Tree<'_>, node: &Node) -> bool {
 /// overflow is the viewport's, [`overflow_is_the_viewports`]; `boxes`: whether the facts of its
 /// box mean anything, not inside a folded part).
 pub(crate) fn hides_subtree(node: &Node, viewport_overflow: bool, boxes: bool) -> bool {
-    hides_subtree_as(node, viewport_overflow, boxes, true)
+    hides_subtree_as(node, viewport_overflow, boxes, true, true)
 }
 
-/// [`hides_subtree`], reading opacity 0 or not (`opacity`).
-fn hides_subtree_as(node: &Node, viewport_overflow: bool, boxes: bool, opacity: bool) -> bool {
+/// [`hides_subtree`], reading opacity 0 or not (`opacity`), and `aria-hidden` and `inert` or not
+/// (`unseen`: [`holds_main`]).
+fn hides_subtree_as(
+    node: &Node,
+    viewport_overflow: bool,
+    boxes: bool,
+    opacity: bool,
+    unseen: bool,
+) -> bool {
     let tag = node.tag();
     if NEVER_RENDERED.contains(&tag) {
         return true;
     }
     if node.has_attr("hidden")
-        || node.has_attr("inert")
         || node.has_attr("data-apc-ui")
-        || node
-            .attr("aria-hidden")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        || (unseen
+            && (node.has_attr("inert")
+                || node
+                    .attr("aria-hidden")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))))
     {
         return true;
     }
@@ -682,6 +727,7 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
         View::Unfolded => collapsed_parts(tree),
         View::AsShown => HashSet::new(),
     };
+    let main_chain = holds_main(tree);
     let mut out = Out::default();
     let mut range = vec![None; n];
     let mut anchor_pos: Vec<Option<usize>> = vec![None; wants.len()];
@@ -742,11 +788,12 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
                 );
                 let mut boxes = boxes;
                 let viewport_overflow = overflow_is_the_viewports(tree, i);
-                if hides_subtree(node, viewport_overflow, boxes)
+                let unseen = !at_main(&main_chain, i);
+                if hides_subtree_as(node, viewport_overflow, boxes, true, unseen)
                     && !shown_noscript(tree, node)
                     && !(view == View::Unfolded
                         && fades_in(tree, node)
-                        && !hides_subtree_as(node, viewport_overflow, boxes, false))
+                        && !hides_subtree_as(node, viewport_overflow, boxes, false, unseen))
                 {
                     if view == View::AsShown || !folded_part(tree, i, &collapsed) {
                         place_inside(&mut anchor_pos, i, here);

@@ -258,6 +258,63 @@ fn r2_hidden_attributes_hide_subtrees() {
 }
 
 #[test]
+fn r2_the_page_behind_a_modal_dialog_still_shows() {
+    // A cookie consent open as a modal: the page behind it marked `aria-hidden` and `inert`
+    // while it traps the keyboard. The person sees that page and can select in it.
+    let body = || {
+        vec![
+            ea(
+                "div",
+                &[("aria-hidden", "true"), ("inert", "")],
+                vec![
+                    e(
+                        "main",
+                        vec![
+                            e("h1", vec![x("Clutch kit for a delivery van")]),
+                            e("p", vec![x("Condition: used, tested")]),
+                            ea("span", &[("aria-hidden", "true")], vec![x("icon")]),
+                        ],
+                    ),
+                    e("p", vec![x("Beside the main")]),
+                ],
+            ),
+            ea(
+                "div",
+                &[("aria-hidden", "true")],
+                vec![e("p", vec![x("A slide cloned for a carousel")])],
+            ),
+            ea(
+                "section",
+                &[("role", "dialog"), ("aria-modal", "true")],
+                vec![e("p", vec![x("We use cookies.")])],
+            ),
+        ]
+    };
+    let text = visible_text(body());
+    // The main and what holds it show (and so what that holds beside the main); inside the
+    // main, what those attributes mark is hidden as before (an icon's glyph), and so is a part
+    // they mark that does not hold the main.
+    assert_eq!(
+        text,
+        "Clutch kit for a delivery van\n\nCondition: used, tested\n\nBeside the main\n\nWe use cookies."
+    );
+    // role="main" is the main too.
+    let text = visible_text(vec![ea(
+        "div",
+        &[("aria-hidden", "true")],
+        vec![ea(
+            "div",
+            &[("role", "main")],
+            vec![e("p", vec![x("Shown")])],
+        )],
+    )]);
+    assert_eq!(text, "Shown");
+    // And a selection in it points at it.
+    let obs = select(page(body()), "Condition", "tested");
+    assert_eq!(reading(&obs).pointed.text, "Condition: used, tested");
+}
+
+#[test]
 fn r2_computed_style_facts_hide_subtrees() {
     let hidden = |f: fn(&mut Style)| {
         let mut s = disp("block");
