@@ -9,7 +9,8 @@
 //!   a text of one word said five times or more, a script's font probe
 //!   (`a_font_probes_repeated_word_is_no_paragraph`).
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
-//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`), nor on a page
+//!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`; a cookie or
+//!   consent notice, `gdpr-banner`: `a_consent_banners_prose_is_no_candidate`), nor on a page
 //!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
 //!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`);
 //!   M4 cuts its legal small print as M8 does (`a_shops_legal_small_print_is_cut`).

@@ -1873,6 +1873,61 @@ fn comment_threads_are_not_candidates() {
 }
 
 #[test]
+fn a_consent_banners_prose_is_no_candidate() {
+    // A product of short lines, and a consent banner named `gdpr-banner` whose notice is the
+    // page's one long paragraph: the notice is no candidate (M1), as a cookie notice's is not.
+    let obs = page(vec![
+        ea(
+            "section",
+            &[
+                ("id", "gdpr-banner"),
+                ("class", "page-notice gdpr-banner--slideup"),
+            ],
+            vec![e(
+                "p",
+                vec![x(
+                    "We use cookies and other technologies that are essential to provide \
+                    our services, as described in our notice. If you agree, we will also allow \
+                    third-party companies, who we partner with, to store cookies on your \
+                    device, for advertising, measurement and analytics, on and off our sites.",
+                )],
+            )],
+        ),
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Clutch kit for a delivery van, 2011 to 2014")]),
+                e("div", vec![x("EUR 355.58")]),
+                e("div", vec![x("Condition: not specified")]),
+                e("div", vec![x("Delivery: varies")]),
+                e(
+                    "ul",
+                    [
+                        "Brand: LuK",
+                        "Part number: 628318200",
+                        "Fits: Iveco Daily V, 2011 to 2014",
+                        "Pieces: clutch plate, pressure plate, bearing",
+                        "Plate diameter: 270 mm",
+                        "Teeth: 24",
+                        "Weight: 11.6 kg",
+                        "Country of origin: Germany",
+                    ]
+                    .iter()
+                    .map(|s| e("li", vec![x(s)]))
+                    .collect(),
+                ),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(
+        main.contains("Clutch kit") && main.contains("EUR 355.58"),
+        "{main}"
+    );
+    assert!(!main.contains("We use cookies"), "{main}");
+}
+
+#[test]
 fn an_article_of_lists_above_a_long_comment_thread_is_the_main_text() {
     // A how-to post: paragraphs between headings and lists of steps written as sentences (its
     // paragraphs 56 % of its text), then a comment thread three times longer. The region holds

@@ -72,6 +72,7 @@ pub(super) const STRONG_NEGATIVE: &[&str] = &[
     "authorbio",
     "cookie",
     "consent",
+    "gdpr",
     "most-popular",
     "mostpopular",
     "trending",
