@@ -4613,12 +4613,14 @@ fn a_shops_other_recommendation_headings_cut_their_section() {
             section("Products related to this item", "Ceramic bowl"),
             section("Customers frequently viewed", "Porcelain plate"),
             section("Popular right now", "Glass tumbler"),
+            section("Explore related items", "Enamel jug"),
         ],
     )]));
     assert!(main.contains("earthy brown"), "{main}");
     assert!(!main.contains("Ceramic bowl"), "{main}");
     assert!(!main.contains("Porcelain plate"), "{main}");
     assert!(!main.contains("Glass tumbler"), "{main}");
+    assert!(!main.contains("Enamel jug"), "{main}");
 }
 
 #[test]

@@ -236,6 +236,7 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "people also viewed",
     "people also bought",
     "similar items",
+    "explore related items",
     "similar products",
     "similar threads",
     "related products",
