@@ -5375,6 +5375,80 @@ fn a_list_under_its_heading_beside_prose_is_not_a_menu() {
 }
 
 #[test]
+fn a_listing_whose_only_grid_is_named_related_keeps_it() {
+    // A shop's category page built from a theme's "related products" block: its heading, then
+    // the grid of the category's products in `section.related-product`, nothing else outside
+    // the site's chrome (whose menu is longer than the grid). Cutting the grid by its name
+    // leaves the heading alone, so the second reading (M8's, under REGION_MIN_BYTES) keeps it;
+    // the header's menu is still cut.
+    let card = |sku: &str, what: &str, price: &str| {
+        ea(
+            "div",
+            &[("class", "items-listing")],
+            vec![ea(
+                "a",
+                &[("href", "/p")],
+                vec![
+                    e("h4", vec![x(sku)]),
+                    e("p", vec![x(what)]),
+                    e("div", vec![x(price)]),
+                ],
+            )],
+        )
+    };
+    let obs = page(vec![
+        ea(
+            "header",
+            &[("id", "site-header")],
+            vec![e(
+                "ul",
+                [
+                    "Robotic mowers",
+                    "Battery trimmers",
+                    "Leaf blowers",
+                    "Hedge trimmers",
+                    "Chainsaws",
+                    "Batteries and chargers",
+                    "Find a dealer",
+                    "Support and manuals",
+                    "Warranty registration",
+                    "Spare parts",
+                ]
+                .iter()
+                .map(|n| e("li", vec![ea("a", &[("href", "/m")], vec![x(n)])]))
+                .collect(),
+            )],
+        ),
+        ea(
+            "section",
+            &[("id", "site-content")],
+            vec![
+                e("h1", vec![x("Robotic lawn mowers")]),
+                ea(
+                    "section",
+                    &[("class", "related-product")],
+                    vec![
+                        card("KR800", "Quiet. Autonomous. Crew-ready.", "$ 59,999.99"),
+                        card("KR161", "Quarter-acre robotic lawn mower", "$ 2,099.99"),
+                        card("KR172", "Half-acre robotic lawn mower", "$ 2,499.99"),
+                    ],
+                ),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    for name in [
+        "Robotic lawn mowers",
+        "KR800",
+        "Half-acre robotic",
+        "$ 2,499.99",
+    ] {
+        assert!(main.contains(name), "{name}: {main}");
+    }
+    assert!(!main.contains("Find a dealer"), "{main}");
+}
+
+#[test]
 fn a_page_made_of_a_block_of_links_keeps_it() {
     // A catalog's index: under the site's navigation, a heading, a line and a grid of short
     // linked category names, nothing else; the footer's columns of links below. Cutting every

@@ -37,8 +37,11 @@
 //! words of a sentence, a paragraph's link named `external-popup`, though text for screen
 //! readers only is cut wherever it sits: `a_sentences_words_are_not_cut_by_their_class`), ads
 //! (not a listing's grid that hides the ad
-//! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related", a
-//! notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
+//! among its entries, `hide-read-more-ad`: `tokens_that_hide_ads_are_not_ads`), "related" (not
+//! in the second reading, under [`REGION_MIN_BYTES`], outside the page's chrome, a part holding
+//! more than the first reading kept: a shop's category grid built from a theme's
+//! related-products block, when cutting it leaves a heading:
+//! `a_listing_whose_only_grid_is_named_related_keeps_it`), a notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
 //! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`; not a card whose bare modifier
 //! token, `--badged`, says it carries one: `a_cards_modifier_naming_a_badge_is_not_a_badge`;
 //! `the_declared_main_region_is_read_whole`, `forms_and_banners_are_cut_from_the_region`), and
@@ -561,12 +564,15 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 /// Whether an element inside the region is cut (M8). `kept_words` are the class or id words of
 /// the parts around it kept from a cut by their prose ([`holds_the_prose`]): a [`REGION_NOISE`]
 /// word they name a piece of ([`names_a_piece_of`]) is the component's, not noise inside it.
+/// `cut_menus`, `cut_related`: whether menus of short links, and parts named "related", are cut
+/// ([`text`]'s second reading keeps some).
 pub(super) fn is_cut(
     page: &Page<'_, '_, '_>,
     i: usize,
     shop: bool,
     kept_words: &str,
     cut_menus: bool,
+    cut_related: bool,
 ) -> bool {
     let tree = page.tree;
     let node = tree.node(i);
@@ -599,7 +605,7 @@ pub(super) fn is_cut(
     // A part named as noise is cut, unless it is words of a sentence: a link named
     // `external-popup` in a paragraph is the paragraph's
     // (`a_sentences_words_are_not_cut_by_their_class`).
-    if names_a_part_to_cut(page, i, h, shop, kept_words) && !on_a_prose_line(page, i) {
+    if names_a_part_to_cut(page, i, h, shop, kept_words, cut_related) && !on_a_prose_line(page, i) {
         return true;
     }
     (cut_menus
@@ -611,7 +617,8 @@ pub(super) fn is_cut(
 }
 
 /// Whether an element's class or id words `h` name a part of the page that is not its content:
-/// a [`REGION_NOISE`] word (not naming a piece of a kept part, [`names_a_piece_of`]), an ad, a
+/// a [`REGION_NOISE`] word (not naming a piece of a kept part, [`names_a_piece_of`]; "related"
+/// only when `cut_related`), an ad, a
 /// thread's or a wiki's furniture, a shop's furniture or small print (`shop`), a side part.
 fn names_a_part_to_cut(
     page: &Page<'_, '_, '_>,
@@ -619,11 +626,14 @@ fn names_a_part_to_cut(
     h: &str,
     shop: bool,
     kept_words: &str,
+    cut_related: bool,
 ) -> bool {
     (!h.is_empty()
-        && REGION_NOISE
-            .iter()
-            .any(|k| names_noise(h, k) && !names_a_piece_of(h, k, kept_words)))
+        && REGION_NOISE.iter().any(|k| {
+            (cut_related || *k != "related")
+                && names_noise(h, k)
+                && !names_a_piece_of(h, k, kept_words)
+        }))
         || has_ad_token(h)
         || names_thread_furniture(h)
         || names_wiki_furniture(h)
@@ -1393,18 +1403,22 @@ const REGION_MIN_BYTES: usize = 200;
 /// text it keeps, in order. When the cuts leave under [`REGION_MIN_BYTES`] (a heading, a line),
 /// the page's content is a block of links (a catalog's index of categories, a shop's grid of
 /// them): it is read again with the menus outside the page's chrome kept
-/// (`a_page_made_of_a_block_of_links_keeps_it`). `recs`: the page's [`recommendations`].
+/// (`a_page_made_of_a_block_of_links_keeps_it`), and the parts there named "related" that hold
+/// more than the first reading kept (a shop's grid built from a theme's related-products block:
+/// `a_listing_whose_only_grid_is_named_related_keeps_it`; not a product's few related tiles
+/// under its short description). `recs`: the page's [`recommendations`].
 pub(super) fn text(
     page: &Page<'_, '_, '_>,
     root: usize,
     buy: BuyControls,
     recs: &[bool],
 ) -> (String, Vec<(usize, usize)>, usize) {
-    let read = text_with(page, root, buy, recs, false);
-    if read.0.trim().len() >= REGION_MIN_BYTES {
+    let read = text_with(page, root, buy, recs, None);
+    let first = read.0.trim().len();
+    if first >= REGION_MIN_BYTES {
         return read;
     }
-    text_with(page, root, buy, recs, true)
+    text_with(page, root, buy, recs, Some(first))
 }
 
 /// For each element, whether it or an ancestor is the page's chrome ([`is_chrome`]) or its
@@ -1430,14 +1444,16 @@ fn is_banner(page: &Page<'_, '_, '_>, i: usize) -> bool {
     page.tree.node(i).tag() == "header" && !heads_a_section(page.tree, i) && !in_article(page, i)
 }
 
-/// [`text`]'s one reading: `keep_menus` keeps the menus outside the page's chrome.
+/// [`text`]'s one reading; the second (`second`: the bytes the first kept) keeps the menus
+/// outside the page's chrome, and the parts there named "related" that hold more than that.
 fn text_with(
     page: &Page<'_, '_, '_>,
     root: usize,
     buy: BuyControls,
     recs: &[bool],
-    keep_menus: bool,
+    second: Option<usize>,
 ) -> (String, Vec<(usize, usize)>, usize) {
+    let keep_menus = second.is_some();
     let (shop, one) = (buy.sells(), buy.sells_one());
     let Some((start, end)) = page.r.span(root) else {
         return (String::new(), Vec::new(), 0);
@@ -1468,7 +1484,11 @@ fn text_with(
         let prose = holds_the_prose(page, i, (a, b), end - start);
         let big = 2 * (b - a) > end - start || prose;
         let named = at(recs, i)
-            || is_cut(page, i, shop, kept_words, !keep_menus || at(&chrome, i))
+            || {
+                let cut_menus = !keep_menus || at(&chrome, i);
+                let cut_related = cut_menus || second.is_some_and(|first| b - a <= first);
+                is_cut(page, i, shop, kept_words, cut_menus, cut_related)
+            }
             || (one && at(&carousels, i) && are_product_cards(page, i));
         let cut = ((!big
             || (is_chrome(page, i) && (end - start) - (b - a) >= MIN_PARAGRAPH_BYTES))
