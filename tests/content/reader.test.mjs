@@ -76,6 +76,20 @@ test("folded content: the main text reads every tab panel, a closed details and 
   }
 });
 
+test("the page behind a modal consent: a drop in its aria-hidden main points at what it hits, and the main text is that page, not the consent", async () => {
+  const t = await open("reader-modal-consent.html");
+  try {
+    const { x, y } = await pointIn(t.page, "#spec");
+    const r = reading(await t.inWorld(`collectObservation({ how: "drop", x: ${x}, y: ${y} })`));
+    assert.equal(r.pointed.text, "MODAL-SPEC Condition: used and tested, shipped in its original box.");
+    const main = r.page_text;
+    for (const kept of ["MODAL-TITLE", "MODAL-PRICE", "MODAL-SPEC", "MODAL-ITEM Plate diameter"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
+    assert.ok(!main.includes("NOISE-"), main);
+  } finally {
+    await t.page.close();
+  }
+});
+
 test("faded-in parts: the main text reads sections a scroll reveal keeps at opacity 0 or hidden by visibility where they stand, not what lies over the page so hidden", async () => {
   const t = await open("reader-fade-in.html");
   try {
