@@ -41,9 +41,10 @@
 //! in the second reading, under [`REGION_MIN_BYTES`], outside the page's chrome, a part holding
 //! more than the first reading kept: a shop's category grid built from a theme's
 //! related-products block, when cutting it leaves a heading:
-//! `a_listing_whose_only_grid_is_named_related_keeps_it`), a notice to every visitor (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's
-//! "Author", a card's "Sale": `a_badge_is_cut_from_the_region`; not a card whose bare modifier
-//! token, `--badged`, says it carries one: `a_cards_modifier_naming_a_badge_is_not_a_badge`;
+//! `a_listing_whose_only_grid_is_named_related_keeps_it`), a notice to every visitor
+//! (`a_sites_notice_is_cut_from_the_region`) or a badge (a post's "Author", a card's "Sale":
+//! `a_badge_is_cut_from_the_region`; not a card whose bare modifier token, `--badged`, says it
+//! carries one: `a_cards_modifier_naming_a_badge_is_not_a_badge`;
 //! `the_declared_main_region_is_read_whole`, `forms_and_banners_are_cut_from_the_region`), and
 //! a figure's caption as M4 reads one (a `figcaption`, not a code listing's nor one numbering
 //! its figure; not a class word here, which a shop's cards use for their text:
