@@ -131,6 +131,8 @@ export async function openInWorld(browser, origin, url, preludes, { worldName = 
  *      it in. Each such call in the page's inline scripts is applied, in their order, as React's
  *      does (the fallback removed up to the boundary's end comment, the content moved in); a
  *      segment left with a place of its number (a saved page without those scripts) goes there.
+ *      Likewise Marko's async fragments (eBay's pages): a part sent late in a `display: none`
+ *      `#af<name><n>`, which an inline `$af<name>(n)` moves into its place `#af<name>ph<n>`.
  *   2. a blank page shown: when no text on the page is visible (every text is under something of
  *      opacity 0 or visibility hidden: an anti-flicker `body { opacity: 0 }`, a framework's
  *      wrapper hidden until it hydrates, which the missing stylesheet or script would undo), the
@@ -198,6 +200,21 @@ export const AS_SHOWN = () => {
     const n = content.id.slice(2);
     if (document.getElementById(`B:${n}`)) boundary(`B:${n}`, content.id);
     else if (document.getElementById(`P:${n}`)) segment(content.id, `P:${n}`);
+  }
+  // 1b. Marko's async fragments (eBay): a part sent late, in a `display: none` element
+  // `#af<name><n>` at the end of the body, that an inline call `$af<name>(n)` moves into the
+  // place `#af<name>ph<n>` (a loader, or an empty element, which it replaces). Each such call in
+  // the page's inline scripts is applied, as the page's own function does.
+  for (const script of document.querySelectorAll("script:not([src])")) {
+    for (const [, name, n] of script.textContent.matchAll(/\$af([A-Za-z0-9_]*)\(\s*(\d+)\s*[,)]/g)) {
+      const content = document.getElementById(`af${name}${n}`);
+      const place = document.getElementById(`af${name}ph${n}`);
+      if (!content || !place || !place.parentNode) continue;
+      const moved = document.createDocumentFragment();
+      while (content.firstChild) moved.appendChild(content.firstChild);
+      place.parentNode.replaceChild(moved, place);
+      done.segments += 1;
+    }
   }
   // 2. A blank page.
   const texts = [];
