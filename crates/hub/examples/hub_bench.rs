@@ -3,7 +3,8 @@
 //! page app's endpoints, with a bounded load. Prints one markdown section: waiters and memory, wake
 //! times, pins per second, the dock with many agents. Figures from one run; nothing here asserts.
 //!
-//! `hub_bench <apc-hub binary> [agents=1000] [sessions=1000]`
+//! `hub_bench <apc-hub binary> [agents=1000] [sessions=1000]`; with `APC_BENCH_DOCK_ONLY=1` it measures
+//! the dock page only.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -251,6 +252,24 @@ fn mib(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
+/// Prints the markdown section: the measures, then the goals with this run's figures.
+fn report(bin: &str, rows: Vec<(String, String)>, goals: Vec<(&str, String, bool)>) {
+    println!("## Hub (apc-hub)\n");
+    println!("Loopback, one run: a real `apc-hub` (`{}`), raw Streamable HTTP MCP clients as agents (one connection each). Goals (issue 10): 1,000 waiting agents < 64 MiB RSS and wake p95 ≤ 10 ms; 1,000 sessions (clients) of one agent woken p95 ≤ 100 ms; memory returns after they close; ≥ 2,000 pins/s for one pairing; the dock with 1,000 agents < 100 ms.\n", Path::new(bin).file_name().unwrap().to_string_lossy());
+    println!("| measure | value |");
+    println!("|---|---|");
+    for (k, v) in rows {
+        println!("| {k} | {v} |");
+    }
+    println!();
+    println!("| goal (issue 10) | this run | met? |");
+    println!("|---|---|---|");
+    for (goal, value, met) in goals {
+        let met = if met { "met" } else { "**not met**" };
+        println!("| {goal} | {value} | {met} |");
+    }
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -303,6 +322,11 @@ async fn main() {
             html.len() / 1024
         ),
     ));
+    // `APC_BENCH_DOCK_ONLY=1`: the dock's figures alone, in seconds instead of minutes.
+    if std::env::var_os("APC_BENCH_DOCK_ONLY").is_some_and(|v| v == "1") {
+        report(bin, rows, goals);
+        return;
+    }
     let token = csrf(&html);
 
     // Every agent paired, each with one MCP session waiting.
@@ -545,19 +569,6 @@ async fn main() {
     ));
     rows.push(("Hub RSS, at the end".into(), mib(rss_kib(pid))));
 
-    println!("## Hub (apc-hub)\n");
-    println!("Loopback, one run: a real `apc-hub` (`{}`), raw Streamable HTTP MCP clients as agents (one connection each). Goals (issue 10): 1,000 waiting agents < 64 MiB RSS and wake p95 ≤ 10 ms; 1,000 sessions (clients) of one agent woken p95 ≤ 100 ms; memory returns after they close; ≥ 2,000 pins/s for one pairing; the dock with 1,000 agents < 100 ms.\n", Path::new(bin).file_name().unwrap().to_string_lossy());
-    println!("| measure | value |");
-    println!("|---|---|");
-    for (k, v) in rows {
-        println!("| {k} | {v} |");
-    }
-    println!();
-    println!("| goal (issue 10) | this run | met? |");
-    println!("|---|---|---|");
-    for (goal, value, met) in goals {
-        let met = if met { "met" } else { "**not met**" };
-        println!("| {goal} | {value} | {met} |");
-    }
+    report(bin, rows, goals);
     drop(hub);
 }
