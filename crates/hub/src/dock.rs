@@ -10,6 +10,8 @@
 //! CSRF token. The page may not be framed.
 
 use std::collections::HashMap;
+use std::fmt::{self, Write as _};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,8 +23,10 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::clients::{Client, Target};
 use crate::error::{HubError, HubResult};
 use crate::focus::PAGE_APP_NAME;
+use crate::places::{Os, Places};
 use crate::security::{check_dock_change, check_dock_mint, check_dock_read, request_origin};
 use crate::state::{now, Hub};
 use crate::store::{Agent, DockPairing, PairingStatus};
@@ -32,19 +36,36 @@ const DOCK_MAX_BODY: usize = 4096;
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+/// `s` written into `out` with HTML's special characters (`& < > " '`) as entities, safe in text
+/// and in a quoted attribute alike. The plain runs between them are copied whole; nothing is
+/// allocated.
+fn write_escaped(out: &mut impl fmt::Write, s: &str) -> fmt::Result {
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        // Every special character is ASCII, so `i` and `i + 1` are on char boundaries.
+        out.write_str(&s[plain..i])?;
+        out.write_str(entity)?;
+        plain = i + 1;
     }
-    out
+    out.write_str(&s[plain..])
+}
+
+/// `s` escaped as [`write_escaped`] does, as a `Display` for `write!`.
+#[derive(Clone, Copy)]
+struct Esc<'a>(&'a str);
+
+impl fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_escaped(f, self.0)
+    }
 }
 
 /// A name usable as an MCP server name in a client's command line (`crate::clients::entry_name`).
@@ -72,37 +93,65 @@ pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Every client's ways of connecting to `agent`, as the dock shows them: the command, the install
-/// link, and the entry for the client's own file.
-fn connect_html(agent: &Agent, url: &str) -> String {
-    let places = crate::places::Places::from_env();
-    let exe = crate::install::exe_for_clients(&places);
-    let target = crate::clients::Target::new(&agent.name, url, &exe);
-    let mut html = String::new();
-    for c in crate::clients::connections(&target, &places) {
-        html.push_str(&format!(
-            "<dt>{}</dt><dd class=\"client\" data-client=\"{}\">",
-            escape(c.client.name()),
-            c.client.id()
-        ));
-        if let Some(command) = &c.command {
-            html.push_str(&format!("<p>Run: <code>{}</code></p>", escape(command)));
+/// What every agent's connect instructions share, found once per page rather than once per agent:
+/// the system, the `apc-hub` a client that starts a program runs (a file system look-up), and where
+/// each client's file is.
+struct ClientPlaces {
+    os: Os,
+    exe: PathBuf,
+    files: Vec<(Client, String)>,
+}
+
+impl ClientPlaces {
+    fn from_env() -> Self {
+        let places = Places::from_env();
+        Self {
+            os: places.os,
+            exe: crate::install::exe_for_clients(&places),
+            files: Client::ALL
+                .iter()
+                .map(|&c| (c, c.config_path(&places).display().to_string()))
+                .collect(),
         }
-        if let Some(link) = &c.link {
-            html.push_str(&format!(
-                "<p><a class=\"install-link\" href=\"{}\">Add to {}</a></p>",
-                escape(link),
-                escape(c.client.name())
-            ));
-        }
-        html.push_str(&format!(
-            "<p>Or add to <code>{}</code> (or run <code>apc-hub connect {} --write</code>):</p><pre><code class=\"snippet\">{}</code></pre></dd>",
-            escape(&c.file.display().to_string()),
-            c.client.id(),
-            escape(&c.snippet)
-        ));
     }
-    html
+}
+
+/// Every client's ways of connecting to `agent`, as the dock shows them: the command, the install
+/// link, and the entry for the client's own file (`clients::connections`' parts, but for the web
+/// link, which the dock does not show).
+fn write_connect(
+    out: &mut String,
+    clients: &ClientPlaces,
+    agent: &Agent,
+    url: &str,
+) -> fmt::Result {
+    let target = Target::new(&agent.name, url, &clients.exe);
+    for (client, file) in &clients.files {
+        let (client, name) = (*client, Esc(client.name()));
+        write!(
+            out,
+            "<dt>{name}</dt><dd class=\"client\" data-client=\"{}\">",
+            client.id()
+        )?;
+        if let Some(command) = client.command(&target, clients.os) {
+            write!(out, "<p>Run: <code>{}</code></p>", Esc(&command))?;
+        }
+        if let Some(link) = client.install_link(&target) {
+            write!(
+                out,
+                "<p><a class=\"install-link\" href=\"{}\">Add to {name}</a></p>",
+                Esc(&link)
+            )?;
+        }
+        write!(
+            out,
+            "<p>Or add to <code>{}</code> (or run <code>apc-hub connect {} --write</code>):</p><pre><code class=\"snippet\">{}</code></pre></dd>",
+            Esc(file),
+            client.id(),
+            Esc(&client.snippet(&target))
+        )?;
+    }
+    Ok(())
 }
 
 fn security_headers(response: &mut Response) {
@@ -130,48 +179,69 @@ fn hue_class(handle: &str) -> String {
 }
 
 /// One agent's pairings, as the dock shows them (and its live updates swap in).
-fn pairings_html(pairings: &[&DockPairing], csrf: &str) -> String {
-    let mut rows = String::new();
+fn write_pairings(out: &mut String, pairings: &[&DockPairing], csrf: &str) -> fmt::Result {
+    if pairings.is_empty() {
+        out.push_str(
+            "<p class=\"no-pairings\">Not paired with any app yet: drag the mark onto a page.</p>",
+        );
+        return Ok(());
+    }
+    out.push_str("<table class=\"pairings\"><thead><tr><th scope=\"col\">App</th><th scope=\"col\">Pairing</th><th scope=\"col\">Pin</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>");
     for p in pairings {
-        let (status, revoke) = match p.pairing.status {
-            PairingStatus::Active => (
-                "Active".to_owned(),
-                format!(
-                    r#"<form method="post" action="/dock/revoke"><input type="hidden" name="csrf" value="{csrf}"><input type="hidden" name="pairing" value="{id}"><button type="submit" class="revoke" data-pairing="{id}">Revoke</button></form>"#,
-                    csrf = escape(csrf),
-                    id = escape(&p.pairing.id)
-                ),
-            ),
-            PairingStatus::Revoked => (
-                format!(
-                    "Revoked {}",
-                    escape(p.pairing.revoked_at.as_deref().unwrap_or(""))
-                ),
-                String::new(),
-            ),
+        let id = Esc(&p.pairing.id);
+        let active = p.pairing.status == PairingStatus::Active;
+        let pin_state = match &p.pin {
+            None => "none",
+            Some(pin) if pin.seen_at.is_none() => "unread",
+            Some(_) => "read",
         };
-        let (pin, pin_state) = match &p.pin {
-            None => ("No pin".to_owned(), "none"),
-            Some(pin) if pin.seen_at.is_none() => (
-                format!("Pinned {}, not read yet", escape(&pin.pinned_at)),
-                "unread",
-            ),
-            Some(pin) => (format!("Pinned {}, read", escape(&pin.pinned_at)), "read"),
-        };
-        rows.push_str(&format!(
-            r#"<tr class="pairing" data-pairing="{id}" data-status="{st}" data-pin="{pin_state}"><td>{app} <small>({appid})</small></td><td>{status}</td><td class="pin-state">{pin}</td><td>{revoke}</td></tr>"#,
-            id = escape(&p.pairing.id),
-            st = if p.pairing.status == PairingStatus::Active { "active" } else { "revoked" },
+        write!(
+            out,
+            r#"<tr class="pairing" data-pairing="{id}" data-status="{st}" data-pin="{pin_state}"><td>{app} <small>({appid})</small></td><td>"#,
+            st = if active { "active" } else { "revoked" },
             app = PAGE_APP_NAME,
-            appid = escape(&p.pairing.app),
-        ));
+            appid = Esc(&p.pairing.app),
+        )?;
+        match p.pairing.status {
+            PairingStatus::Active => out.push_str("Active"),
+            PairingStatus::Revoked => write!(
+                out,
+                "Revoked {}",
+                Esc(p.pairing.revoked_at.as_deref().unwrap_or(""))
+            )?,
+        }
+        out.push_str(r#"</td><td class="pin-state">"#);
+        match &p.pin {
+            None => out.push_str("No pin"),
+            Some(pin) if pin.seen_at.is_none() => {
+                write!(out, "Pinned {}, not read yet", Esc(&pin.pinned_at))?
+            }
+            Some(pin) => write!(out, "Pinned {}, read", Esc(&pin.pinned_at))?,
+        }
+        out.push_str("</td><td>");
+        if active {
+            write!(
+                out,
+                r#"<form method="post" action="/dock/revoke"><input type="hidden" name="csrf" value="{csrf}"><input type="hidden" name="pairing" value="{id}"><button type="submit" class="revoke" data-pairing="{id}">Revoke</button></form>"#,
+                csrf = Esc(csrf),
+            )?;
+        }
+        out.push_str("</td></tr>");
     }
-    if rows.is_empty() {
-        "<p class=\"no-pairings\">Not paired with any app yet: drag the mark onto a page.</p>"
-            .to_owned()
-    } else {
-        format!("<table class=\"pairings\"><thead><tr><th scope=\"col\">App</th><th scope=\"col\">Pairing</th><th scope=\"col\">Pin</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>{rows}</tbody></table>")
+    out.push_str("</tbody></table>");
+    Ok(())
+}
+
+/// Every agent's pairings, by handle, from one query (agents without any get an empty list).
+fn group_pairings(pairings: &[DockPairing]) -> HashMap<&str, Vec<&DockPairing>> {
+    let mut by_agent: HashMap<&str, Vec<&DockPairing>> = HashMap::new();
+    for p in pairings {
+        by_agent
+            .entry(p.pairing.agent.as_str())
+            .or_default()
+            .push(p);
     }
+    by_agent
 }
 
 /// Every agent's pairings list, by handle, from one query.
@@ -180,18 +250,14 @@ fn pairings_by_agent(
     pairings: &[DockPairing],
     csrf: &str,
 ) -> Vec<(String, String)> {
-    let mut by_agent: HashMap<&str, Vec<&DockPairing>> = HashMap::new();
-    for p in pairings {
-        by_agent
-            .entry(p.pairing.agent.as_str())
-            .or_default()
-            .push(p);
-    }
+    let mut by_agent = group_pairings(pairings);
     agents
         .iter()
         .map(|a| {
             let list = by_agent.remove(a.handle.as_str()).unwrap_or_default();
-            (a.handle.clone(), pairings_html(&list, csrf))
+            let mut html = String::new();
+            write_pairings(&mut html, &list, csrf).expect("a String takes every write");
+            (a.handle.clone(), html)
         })
         .collect()
 }
@@ -205,36 +271,31 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
         .db
         .run(|s| Ok((s.agents()?, s.dock_pairings()?)))
         .await?;
-    let lists = pairings_by_agent(&agents, &pairings, &hub.csrf);
-    let mut agents_html = String::with_capacity(agents.len() * 2048);
-    for (agent, (_, pairings)) in agents.iter().zip(lists) {
-        let handle = escape(&agent.handle);
-        let name = escape(&agent.name);
-        let initial = escape(
-            &agent
-                .name
-                .chars()
-                .next()
-                .map(|c| c.to_uppercase().to_string())
-                .unwrap_or_default(),
-        );
-        let url = Hub::mcp_url(&origin, &agent.secret);
-        let connect = connect_html(agent, &url);
-        agents_html.push_str(&format!(
-            r#"<li class="agent" data-agent="{handle}">
-<h2 class="agent-name">{name}</h2>
-<button type="button" class="agent-mark {hue}" draggable="true" data-agent="{handle}" data-hub="{origin}" data-name="{name}" aria-describedby="how-{handle}"><span class="mark" aria-hidden="true">{initial}</span><span class="grip" aria-hidden="true">⠿</span> Drag {name} onto a page</button>
-<p class="code" id="how-{handle}">Drag this mark onto text on a web page, or type a code in the extension's popup: <code class="ticket-code" id="code-{handle}" data-agent="{handle}">(none yet)</code> <button type="button" class="new-code" data-agent="{handle}">New code</button></p>
-<details><summary>Connect an MCP client to {name}</summary><p>MCP URL (keep it secret): <code class="mcp-url">{url}</code></p><dl>{connect}</dl></details>
-<h3>Pairings</h3>
-<div class="pairings-box" data-agent="{handle}">{pairings}</div>
-</li>"#,
-            origin = escape(&origin),
-            url = escape(&url),
-            hue = hue_class(&agent.handle),
-        ));
-    }
-    let html = format!(
+    let mut html = String::new();
+    write_page(&mut html, &agents, &pairings, &hub.csrf, version, &origin)
+        .expect("a String takes every write");
+    let mut response = Html(html).into_response();
+    security_headers(&mut response);
+    Ok(response)
+}
+
+/// An agent's share of the page, about 5 KiB (most of it the seven clients' instructions): what the
+/// page's `String` is sized for, so that it grows at most once or twice.
+const AGENT_HTML_BYTES: usize = 6 * 1024;
+
+/// The dock page, written into one `String`.
+fn write_page(
+    out: &mut String,
+    agents: &[Agent],
+    pairings: &[DockPairing],
+    csrf: &str,
+    version: u64,
+    origin: &str,
+) -> fmt::Result {
+    out.reserve(4096 + agents.len() * AGENT_HTML_BYTES);
+    let (csrf, origin_html) = (Esc(csrf), Esc(origin));
+    write!(
+        out,
         r#"<!doctype html>
 <html lang="en">
 <head>
@@ -242,7 +303,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf-token" content="{csrf}">
 <meta name="dock-version" content="{version}">
-<meta name="apc-hub" content="{origin}">
+<meta name="apc-hub" content="{origin_html}">
 <title>apc-hub: your agents</title>
 <link rel="stylesheet" href="/dock.css">
 <script src="/dock.js" defer></script>
@@ -252,19 +313,52 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
 <h1>Your agents</h1>
 <p>Drag an agent's mark onto text on any web page (the APC browser extension must be installed) to point the agent at it. The first time, the extension asks you to allow the pairing. Keyboard: press "New code" and type the code in the extension's popup instead.</p>
 <ul class="agents">
-{agents_html}
+"#
+    )?;
+    let clients = ClientPlaces::from_env();
+    let mut by_agent = group_pairings(pairings);
+    for agent in agents {
+        let handle = Esc(&agent.handle);
+        let name = Esc(&agent.name);
+        let initial: String = agent
+            .name
+            .chars()
+            .next()
+            .map(|c| c.to_uppercase().collect())
+            .unwrap_or_default();
+        let url = Hub::mcp_url(origin, &agent.secret);
+        write!(
+            out,
+            r#"<li class="agent" data-agent="{handle}">
+<h2 class="agent-name">{name}</h2>
+<button type="button" class="agent-mark {hue}" draggable="true" data-agent="{handle}" data-hub="{origin_html}" data-name="{name}" aria-describedby="how-{handle}"><span class="mark" aria-hidden="true">{initial}</span><span class="grip" aria-hidden="true">⠿</span> Drag {name} onto a page</button>
+<p class="code" id="how-{handle}">Drag this mark onto text on a web page, or type a code in the extension's popup: <code class="ticket-code" id="code-{handle}" data-agent="{handle}">(none yet)</code> <button type="button" class="new-code" data-agent="{handle}">New code</button></p>
+<details><summary>Connect an MCP client to {name}</summary><p>MCP URL (keep it secret): <code class="mcp-url">{url_html}</code></p><dl>"#,
+            hue = hue_class(&agent.handle),
+            initial = Esc(&initial),
+            url_html = Esc(&url),
+        )?;
+        write_connect(out, &clients, agent, &url)?;
+        write!(
+            out,
+            r#"</dl></details>
+<h3>Pairings</h3>
+<div class="pairings-box" data-agent="{handle}">"#
+        )?;
+        let list = by_agent.remove(agent.handle.as_str()).unwrap_or_default();
+        write_pairings(out, &list, csrf.0)?;
+        out.push_str("</div>\n</li>");
+    }
+    out.push_str(
+        r#"
 </ul>
 <p id="status" role="status" aria-live="polite"></p>
 </main>
 </body>
 </html>
 "#,
-        csrf = escape(&hub.csrf),
-        origin = escape(&origin),
     );
-    let mut response = Html(html).into_response();
-    security_headers(&mut response);
-    Ok(response)
+    Ok(())
 }
 
 /// How long `GET /dock/pairings` holds a request with nothing new.
@@ -454,10 +548,95 @@ mod tests {
         assert_eq!(classes.len(), HUES as usize);
     }
 
+    fn agent(handle: &str, name: &str, secret: &str) -> Agent {
+        Agent {
+            handle: handle.into(),
+            name: name.into(),
+            secret: secret.into(),
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+        }
+    }
+
+    fn pairing(id: &str, agent: &str, status: PairingStatus, pin: Option<&str>) -> DockPairing {
+        DockPairing {
+            pairing: crate::store::PairingRow {
+                id: id.into(),
+                agent: agent.into(),
+                app: "page<&>".into(),
+                status,
+                created_at: "2026-01-01T00:00:00.000Z".into(),
+                revoked_at: (status == PairingStatus::Revoked).then(|| "2026-01-02<x>".into()),
+            },
+            pin: pin.map(|seen| crate::store::PinRow {
+                pairing_id: id.into(),
+                reading_id: "rd_1".into(),
+                app_url: "https://example.com".into(),
+                pinned_at: "2026-01-03\"t".into(),
+                seen_at: (seen == "read").then(|| "2026-01-04".into()),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_page_shows_each_agent_with_its_own_url_and_pairings_every_string_escaped() {
+        let agents = [
+            agent("ag_1", "<script>alert('x')</script>", "secret1"),
+            agent("ag_2", "Bob & \"Co\"", "secret2"),
+            agent("ag_3", "ünïcode", "secret3"),
+        ];
+        let pairings = [
+            pairing("pr_a", "ag_1", PairingStatus::Active, None),
+            pairing("pr_b", "ag_1", PairingStatus::Revoked, Some("unread")),
+            pairing("pr_c", "ag_2", PairingStatus::Active, Some("read")),
+        ];
+        let origin = "http://127.0.0.1:7410";
+        let mut html = String::new();
+        write_page(&mut html, &agents, &pairings, "tok\"en", 7, origin).unwrap();
+        assert!(!html.contains("<script>alert"), "{html}");
+        assert!(html.contains(
+            "<h2 class=\"agent-name\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</h2>"
+        ));
+        assert!(html.contains("<h2 class=\"agent-name\">Bob &amp; &quot;Co&quot;</h2>"));
+        assert!(html.contains("<span class=\"mark\" aria-hidden=\"true\">Ü</span>"));
+        assert!(html.contains("<meta name=\"csrf-token\" content=\"tok&quot;en\">"));
+        assert!(html.contains("<meta name=\"dock-version\" content=\"7\">"));
+        assert_eq!(html.matches("<li class=\"agent\"").count(), 3);
+        assert_eq!(html.matches("draggable=\"true\"").count(), 3);
+        // Each agent's entry holds its own MCP URL and every client's instructions.
+        let entries: Vec<&str> = html.split("<li class=\"agent\"").skip(1).collect();
+        for (entry, a) in entries.iter().zip(&agents) {
+            let url = format!("{origin}/mcp/{}", a.secret);
+            assert!(entry.starts_with(&format!(" data-agent=\"{}\">", a.handle)));
+            assert!(entry.contains(&format!("<code class=\"mcp-url\">{url}</code>")));
+            for client in Client::ALL {
+                assert!(entry.contains(&format!("data-client=\"{}\"", client.id())));
+            }
+            assert!(entry.contains("--transport http apc-"), "{entry}");
+            assert!(entry.contains(&url), "{entry}");
+            for other in agents.iter().filter(|o| o.handle != a.handle) {
+                assert!(!entry.contains(&other.secret), "{entry}");
+            }
+        }
+        // Pairings and their states, with Revoke only on the active ones.
+        let one = entries[0];
+        assert!(one.contains(r#"<tr class="pairing" data-pairing="pr_a" data-status="active" data-pin="none"><td>Web page <small>(page&lt;&amp;&gt;)</small></td><td>Active</td><td class="pin-state">No pin</td><td><form method="post" action="/dock/revoke"><input type="hidden" name="csrf" value="tok&quot;en"><input type="hidden" name="pairing" value="pr_a"><button type="submit" class="revoke" data-pairing="pr_a">Revoke</button></form></td></tr>"#), "{one}");
+        assert!(one.contains(r#"<tr class="pairing" data-pairing="pr_b" data-status="revoked" data-pin="unread"><td>Web page <small>(page&lt;&amp;&gt;)</small></td><td>Revoked 2026-01-02&lt;x&gt;</td><td class="pin-state">Pinned 2026-01-03&quot;t, not read yet</td><td></td></tr>"#), "{one}");
+        assert!(entries[1].contains(r#"data-pairing="pr_c" data-status="active" data-pin="read""#));
+        assert!(entries[1].contains("Pinned 2026-01-03&quot;t, read</td>"));
+        assert!(entries[2].contains("<p class=\"no-pairings\">"));
+        // The live list is the same HTML as the page's.
+        for (handle, list) in pairings_by_agent(&agents, &pairings, "tok\"en") {
+            let entry = entries[agents.iter().position(|a| a.handle == handle).unwrap()];
+            assert!(entry.contains(&format!(
+                "<div class=\"pairings-box\" data-agent=\"{handle}\">{list}</div>"
+            )));
+        }
+    }
+
     #[test]
     fn names_are_escaped_and_slugged() {
         assert_eq!(
-            escape("<a href=\"x\">&'"),
+            Esc("<a href=\"x\">&'").to_string(),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
         assert_eq!(client_server_name("My Agent.2"), "apc-my-agent-2");
