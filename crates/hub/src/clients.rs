@@ -307,12 +307,16 @@ fn cursor_config(target: &Target) -> String {
 /// Percent-encodes everything but unreserved characters (RFC 3986), as `encodeURIComponent` does
 /// save `!'()*`, so `+`, `/` and `=` of base64 survive a query string.
 pub fn percent_encode(s: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(s.len() * 3);
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            // By hand rather than `format!("%{b:02X}")`: the dock encodes two links per agent.
+            out.push('%');
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 0xF)] as char);
         }
     }
     out
@@ -448,6 +452,14 @@ mod tests {
         }
         let command = Client::VsCode.command(&t, Os::Linux).unwrap();
         assert!(command.starts_with("code --add-mcp '{"), "{command}");
+    }
+
+    #[test]
+    fn percent_encoding_keeps_only_unreserved_characters() {
+        assert_eq!(
+            percent_encode("aZ09-_.~ /é+=!*'()"),
+            "aZ09-_.~%20%2F%C3%A9%2B%3D%21%2A%27%28%29"
+        );
     }
 
     fn percent_decode(s: &str) -> String {
