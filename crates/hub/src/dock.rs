@@ -36,24 +36,30 @@ const DOCK_MAX_BODY: usize = 4096;
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/// `s` written into `out` with HTML's special characters (`& < > " '`) as entities, safe in text
-/// and in a quoted attribute alike. The plain runs between them are copied whole; nothing is
-/// allocated.
+/// The entity of each byte HTML gives a meaning to in text or in a quoted attribute (`& < > " '`),
+/// by the byte's value; `""` for every other byte.
+const ENTITIES: [&str; 256] = {
+    let mut table = [""; 256];
+    table[b'&' as usize] = "&amp;";
+    table[b'<' as usize] = "&lt;";
+    table[b'>' as usize] = "&gt;";
+    table[b'"' as usize] = "&quot;";
+    table[b'\'' as usize] = "&#39;";
+    table
+};
+
+/// `s` written into `out` with HTML's special characters as entities, safe in text and in a quoted
+/// attribute alike. The plain runs between them are copied whole; nothing is allocated.
 fn write_escaped(out: &mut impl fmt::Write, s: &str) -> fmt::Result {
     let mut plain = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let entity = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        // Every special character is ASCII, so `i` and `i + 1` are on char boundaries.
-        out.write_str(&s[plain..i])?;
-        out.write_str(entity)?;
-        plain = i + 1;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let entity = ENTITIES[usize::from(b)];
+        if !entity.is_empty() {
+            // Every special character is ASCII, so `i` and `i + 1` are on char boundaries.
+            out.write_str(&s[plain..i])?;
+            out.write_str(entity)?;
+            plain = i + 1;
+        }
     }
     out.write_str(&s[plain..])
 }
