@@ -1,9 +1,10 @@
 // Why JavaScript: the dock page is a web page; this drives it in Debian's Chromium with playwright-core
 // under `node --test` (the house runner), against a real apc-hub binary. It checks what a person sees
 // and does: the marks visible under the dock's strict CSP in light and dark, a ticket minted only when
-// the person reaches for a mark (hover, keyboard focus, press) or asks for a code, and the pairings list
-// following pairings, pins and revokes live. Screenshots go to tests/artifacts/screenshots/ (ignored),
-// or with APC_SCREENSHOTS=1 to the committed tests/hub/screenshots/ (to refresh them).
+// the person reaches for a mark (hover, keyboard focus, press) or asks for a code, the pairings list
+// following pairings, pins and revokes live, and an agent's connect instructions shown when the person
+// opens them. Screenshots go to tests/artifacts/screenshots/ (ignored), or with APC_SCREENSHOTS=1 to
+// the committed tests/hub/screenshots/ (to refresh them).
 //   node --test tests/hub/dock.chromium.test.mjs   (APC_HUB_BIN, else $CARGO_TARGET_DIR/debug/apc-hub)
 
 import { test, before, after } from 'node:test';
@@ -147,5 +148,33 @@ test('the pairings list follows pairings, pins and revokes live', async () => {
   await row.locator('button.revoke').click();
   await page.waitForURL(`${hub.origin}/`);
   await page.waitForSelector(`tr.pairing[data-pairing="${pairing.id}"][data-status="revoked"]`, { timeout: 10000 });
+  await context.close();
+});
+
+test("an agent's connect instructions show when the person opens them, each client with the agent's URL", async () => {
+  const { context, page, violations } = await openDock('light');
+  const entry = page.locator('li.agent').first();
+  const url = (await entry.locator('code.mcp-url').textContent()).trim();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/\S+$/);
+  const list = entry.locator('details.connect dl.clients');
+  assert.equal(await list.isVisible(), false, 'closed until the person opens it');
+  // By keyboard: Tab to the summary, Enter opens it.
+  await entry.locator('details.connect summary').focus();
+  await page.keyboard.press('Enter');
+  const clients = list.locator('dd.client');
+  await clients.first().waitFor({ timeout: 10000 });
+  assert.equal(await clients.count(), 7);
+  for (const id of ['claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini']) {
+    assert.ok((await list.locator(`dd.client[data-client="${id}"]`).innerText()).includes(url), id);
+  }
+  assert.match(await list.locator('dd.client[data-client="claude-desktop"]').innerText(), /"mcp"/);
+  assert.equal(await list.locator('dt').first().innerText(), 'Claude Code');
+  assert.ok(await list.locator('dd.client[data-client="claude-code"] code').first().isVisible());
+  // Closed and opened again: the same list, fetched once.
+  await entry.locator('details.connect summary').click();
+  await entry.locator('details.connect summary').click();
+  assert.equal(await clients.count(), 7);
+  assert.equal((await page.locator('#status').innerText()).trim(), '');
+  assert.deepEqual(violations, []);
   await context.close();
 });

@@ -1,6 +1,7 @@
 """The dock page in Firefox ESR (Selenium + geckodriver), against a real apc-hub binary: the agent's mark
 visible and styled under the dock's strict CSP in light and dark (its hue a stylesheet class, not an
-inline style Firefox would block), and a ticket minted only when the person reaches for the mark.
+inline style Firefox would block), a ticket minted only when the person reaches for the mark, and an
+agent's connect instructions shown when the person opens them.
 Screenshots go to tests/artifacts/screenshots/ (ignored), or with APC_SCREENSHOTS=1 to the committed
 tests/hub/screenshots/ (to refresh them)."""
 
@@ -77,5 +78,30 @@ def test_the_mark_is_visible_and_mints_on_reach(origin, scheme):
         assert ticket and len(ticket) == 20, driver.find_element(By.ID, "status").text
         SHOTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(SHOTS / f"dock-firefox-{scheme}.png"))
+    finally:
+        driver.quit()
+
+
+def test_an_agents_connect_instructions_show_when_opened(origin):
+    driver = firefox("light")
+    try:
+        driver.get(origin + "/")
+        entry = driver.find_element(By.CSS_SELECTOR, "li.agent")
+        url = entry.find_element(By.CSS_SELECTOR, "code.mcp-url").get_attribute("textContent").strip()
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp/\S+", url), url
+        entry.find_element(By.CSS_SELECTOR, "details.connect summary").click()
+        clients = []
+        for _ in range(50):
+            clients = entry.find_elements(By.CSS_SELECTOR, "details.connect dl.clients dd.client")
+            if clients:
+                break
+            time.sleep(0.1)
+        assert len(clients) == 7, driver.find_element(By.ID, "status").text
+        for dd in clients:
+            text = dd.text
+            if dd.get_attribute("data-client") == "claude-desktop":
+                assert '"mcp"' in text, text
+            else:
+                assert url in text, (dd.get_attribute("data-client"), text)
     finally:
         driver.quit()

@@ -1,6 +1,7 @@
 // Why JS: a drag's payload can only be set in `dragstart`, tickets are minted on demand (the hub's
-// `GET /` mints none), and the pairings list updates live. The hub renders every piece of HTML this
-// script shows; the script only fetches, sets the drag payload and swaps in what the hub rendered.
+// `GET /` mints none), the pairings list updates live, and an agent's connect instructions are
+// fetched when the person opens them. The hub renders every piece of HTML this script shows; the
+// script only fetches, sets the drag payload and swaps in what the hub rendered.
 "use strict";
 
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -77,6 +78,38 @@ document.addEventListener("click", (event) => {
     })
     .catch((e) => { statusLine().textContent = e.message; });
 });
+
+/**
+ * An agent's connect instructions (each client's command, link and file entry), as the hub renders
+ * them, fetched when the person opens them: with many agents they would be most of the page.
+ */
+async function showConnect(details) {
+  const list = details.querySelector("dl.clients");
+  if (!list || list.childElementCount > 0 || list.dataset.loading) return;
+  list.dataset.loading = "1";
+  try {
+    const res = await fetch(`/dock/connect?agent=${encodeURIComponent(list.dataset.agent)}`, {
+      headers: { "x-csrf-token": csrf },
+    });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(body.message || `The hub answered ${res.status}.`);
+    list.innerHTML = body.html;
+  } catch (e) {
+    statusLine().textContent = e.message;
+  } finally {
+    delete list.dataset.loading;
+  }
+}
+
+// `toggle` does not bubble: listen for it in the capture phase.
+document.addEventListener("toggle", (event) => {
+  const details = event.target;
+  if (details instanceof HTMLDetailsElement && details.open && details.matches("details.connect")) {
+    showConnect(details);
+  }
+}, true);
+// Opened before this script ran.
+for (const details of document.querySelectorAll("details.connect[open]")) showConnect(details);
 
 /** The pairings and pin states, live: the hub answers when something changed (or after a while). */
 async function followPairings() {

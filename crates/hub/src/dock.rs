@@ -6,12 +6,14 @@
 //! `hue-N` class of `/dock.css`). `GET /` mints no ticket; the script (`/dock.js`, `assets/dock.js`)
 //! mints one when the person reaches for a mark (pointerdown, focus, hover) or presses "New code",
 //! sets the drag payload, and follows `GET /dock/pairings` so pairings and pin states update live.
+//! An agent's connect instructions (its MCP URL is on the page; each client's command, link and
+//! file entry are some 4 KiB) come from `GET /dock/connect` when the person opens them, so the page
+//! stays small with many agents.
 //! Minting needs the page's own script (`Sec-Fetch-Site`, `Origin`, CSRF token); a revoke needs the
 //! CSRF token. The page may not be framed.
 
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,10 +25,10 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::clients::{Client, Target};
+use crate::clients::Target;
 use crate::error::{HubError, HubResult};
 use crate::focus::PAGE_APP_NAME;
-use crate::places::{Os, Places};
+use crate::places::Places;
 use crate::security::{check_dock_change, check_dock_mint, check_dock_read, request_origin};
 use crate::state::{now, Hub};
 use crate::store::{Agent, DockPairing, PairingStatus};
@@ -99,62 +101,35 @@ pub fn connect_lines(agent: &Agent, url: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// What every agent's connect instructions share, found once per page rather than once per agent:
-/// the system, the `apc-hub` a client that starts a program runs (a file system look-up), and where
-/// each client's file is.
-struct ClientPlaces {
-    os: Os,
-    exe: PathBuf,
-    files: Vec<(Client, String)>,
-}
-
-impl ClientPlaces {
-    fn from_env() -> Self {
-        let places = Places::from_env();
-        Self {
-            os: places.os,
-            exe: crate::install::exe_for_clients(&places),
-            files: Client::ALL
-                .iter()
-                .map(|&c| (c, c.config_path(&places).display().to_string()))
-                .collect(),
-        }
-    }
-}
-
 /// Every client's ways of connecting to `agent`, as the dock shows them: the command, the install
-/// link, and the entry for the client's own file (`clients::connections`' parts, but for the web
-/// link, which the dock does not show).
-fn write_connect(
-    out: &mut String,
-    clients: &ClientPlaces,
-    agent: &Agent,
-    url: &str,
-) -> fmt::Result {
-    let target = Target::new(&agent.name, url, &clients.exe);
-    for (client, file) in &clients.files {
-        let (client, name) = (*client, Esc(client.name()));
+/// link, and the entry for the client's own file.
+fn write_connect(out: &mut String, agent: &Agent, url: &str) -> fmt::Result {
+    let places = Places::from_env();
+    let exe = crate::install::exe_for_clients(&places);
+    let target = Target::new(&agent.name, url, &exe);
+    for c in crate::clients::connections(&target, &places) {
+        let name = Esc(c.client.name());
         write!(
             out,
             "<dt>{name}</dt><dd class=\"client\" data-client=\"{}\">",
-            client.id()
+            c.client.id()
         )?;
-        if let Some(command) = client.command(&target, clients.os) {
-            write!(out, "<p>Run: <code>{}</code></p>", Esc(&command))?;
+        if let Some(command) = &c.command {
+            write!(out, "<p>Run: <code>{}</code></p>", Esc(command))?;
         }
-        if let Some(link) = client.install_link(&target) {
+        if let Some(link) = &c.link {
             write!(
                 out,
                 "<p><a class=\"install-link\" href=\"{}\">Add to {name}</a></p>",
-                Esc(&link)
+                Esc(link)
             )?;
         }
         write!(
             out,
             "<p>Or add to <code>{}</code> (or run <code>apc-hub connect {} --write</code>):</p><pre><code class=\"snippet\">{}</code></pre></dd>",
-            Esc(file),
-            client.id(),
-            Esc(&client.snippet(&target))
+            Esc(&c.file.display().to_string()),
+            c.client.id(),
+            Esc(&c.snippet)
         )?;
     }
     Ok(())
@@ -285,9 +260,9 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
     Ok(response)
 }
 
-/// An agent's share of the page, about 5 KiB (most of it the seven clients' instructions): what the
-/// page's `String` is sized for, so that it grows at most once or twice.
-const AGENT_HTML_BYTES: usize = 6 * 1024;
+/// An agent's share of the page without pairings, about 1.1 KiB: what the page's `String` is sized
+/// for, so that it grows at most once or twice.
+const AGENT_HTML_BYTES: usize = 1536;
 
 /// The dock page, written into one `String`.
 fn write_page(
@@ -321,7 +296,6 @@ fn write_page(
 <ul class="agents">
 "#
     )?;
-    let clients = ClientPlaces::from_env();
     let mut by_agent = group_pairings(pairings);
     for agent in agents {
         let handle = Esc(&agent.handle);
@@ -332,24 +306,18 @@ fn write_page(
             .next()
             .map(|c| c.to_uppercase().collect())
             .unwrap_or_default();
-        let url = Hub::mcp_url(origin, &agent.secret);
         write!(
             out,
             r#"<li class="agent" data-agent="{handle}">
 <h2 class="agent-name">{name}</h2>
 <button type="button" class="agent-mark {hue}" draggable="true" data-agent="{handle}" data-hub="{origin_html}" data-name="{name}" aria-describedby="how-{handle}"><span class="mark" aria-hidden="true">{initial}</span><span class="grip" aria-hidden="true">⠿</span> Drag {name} onto a page</button>
 <p class="code" id="how-{handle}">Drag this mark onto text on a web page, or type a code in the extension's popup: <code class="ticket-code" id="code-{handle}" data-agent="{handle}">(none yet)</code> <button type="button" class="new-code" data-agent="{handle}">New code</button></p>
-<details><summary>Connect an MCP client to {name}</summary><p>MCP URL (keep it secret): <code class="mcp-url">{url_html}</code></p><dl>"#,
+<details class="connect"><summary>Connect an MCP client to {name}</summary><p>MCP URL (keep it secret): <code class="mcp-url">{url}</code></p><dl class="clients" data-agent="{handle}"></dl></details>
+<h3>Pairings</h3>
+<div class="pairings-box" data-agent="{handle}">"#,
             hue = hue_class(&agent.handle),
             initial = Esc(&initial),
-            url_html = Esc(&url),
-        )?;
-        write_connect(out, &clients, agent, &url)?;
-        write!(
-            out,
-            r#"</dl></details>
-<h3>Pairings</h3>
-<div class="pairings-box" data-agent="{handle}">"#
+            url = Esc(&Hub::mcp_url(origin, &agent.secret)),
         )?;
         let list = by_agent.remove(agent.handle.as_str()).unwrap_or_default();
         write_pairings(out, &list, csrf.0)?;
@@ -365,6 +333,33 @@ fn write_page(
 "#,
     );
     Ok(())
+}
+
+/// `GET /dock/connect?agent=HANDLE` with `X-CSRF-Token` → `{ agent, html }`: how each MCP client
+/// connects to the agent (its command, install link and file entry), as the dock shows them under
+/// the agent's "Connect an MCP client". The page's script asks when the person opens them: with
+/// many agents they would be most of the page.
+pub async fn connect(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> HubResult<Response> {
+    check_dock_read(&headers, &hub)?;
+    let handle = query
+        .get("agent")
+        .cloned()
+        .ok_or_else(|| HubError::BadRequest("Which agent? `agent` is missing.".into()))?;
+    let agent = hub
+        .db
+        .run(move |s| s.agent_by_handle(&handle))
+        .await?
+        .ok_or_else(|| HubError::NotFound("This hub has no such agent.".into()))?;
+    let url = Hub::mcp_url(&request_origin(&headers, &hub), &agent.secret);
+    let mut html = String::new();
+    write_connect(&mut html, &agent, &url).expect("a String takes every write");
+    let mut response = Json(json!({ "agent": agent.handle, "html": html })).into_response();
+    security_headers(&mut response);
+    Ok(response)
 }
 
 /// How long `GET /dock/pairings` holds a request with nothing new.
@@ -531,6 +526,7 @@ const HUES: u32 = 12;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clients::Client;
 
     #[test]
     fn the_drag_carries_the_standard_type_and_payload_keys() {
@@ -608,21 +604,22 @@ mod tests {
         assert!(html.contains("<meta name=\"dock-version\" content=\"7\">"));
         assert_eq!(html.matches("<li class=\"agent\"").count(), 3);
         assert_eq!(html.matches("draggable=\"true\"").count(), 3);
-        // Each agent's entry holds its own MCP URL and every client's instructions.
+        // Each agent's entry holds its own MCP URL, and the list its clients' instructions come into
+        // (`GET /dock/connect`, when the person opens them).
         let entries: Vec<&str> = html.split("<li class=\"agent\"").skip(1).collect();
         for (entry, a) in entries.iter().zip(&agents) {
             let url = format!("{origin}/mcp/{}", a.secret);
             assert!(entry.starts_with(&format!(" data-agent=\"{}\">", a.handle)));
-            assert!(entry.contains(&format!("<code class=\"mcp-url\">{url}</code>")));
-            for client in Client::ALL {
-                assert!(entry.contains(&format!("data-client=\"{}\"", client.id())));
-            }
-            assert!(entry.contains("--transport http apc-"), "{entry}");
-            assert!(entry.contains(&url), "{entry}");
+            assert!(entry.contains("<details class=\"connect\"><summary>Connect an MCP client to "));
+            assert!(entry.contains(&format!(
+                "<p>MCP URL (keep it secret): <code class=\"mcp-url\">{url}</code></p><dl class=\"clients\" data-agent=\"{}\"></dl></details>",
+                a.handle
+            )));
             for other in agents.iter().filter(|o| o.handle != a.handle) {
                 assert!(!entry.contains(&other.secret), "{entry}");
             }
         }
+        assert!(!html.contains("data-client"));
         // Pairings and their states, with Revoke only on the active ones.
         let one = entries[0];
         assert!(one.contains(r#"<tr class="pairing" data-pairing="pr_a" data-status="active" data-pin="none"><td>Web page <small>(page&lt;&amp;&gt;)</small></td><td>Active</td><td class="pin-state">No pin</td><td><form method="post" action="/dock/revoke"><input type="hidden" name="csrf" value="tok&quot;en"><input type="hidden" name="pairing" value="pr_a"><button type="submit" class="revoke" data-pairing="pr_a">Revoke</button></form></td></tr>"#), "{one}");
@@ -637,6 +634,41 @@ mod tests {
                 "<div class=\"pairings-box\" data-agent=\"{handle}\">{list}</div>"
             )));
         }
+    }
+
+    #[test]
+    fn an_agents_connect_instructions_name_its_own_url_with_every_string_escaped() {
+        let a = agent("ag_1", "<b>Ann's</b> & \"co\"", "secret1");
+        let url = "http://127.0.0.1:7410/mcp/secret1";
+        let mut html = String::new();
+        write_connect(&mut html, &a, url).unwrap();
+        assert!(!html.contains("<b>") && !html.contains("Ann's"), "{html}");
+        for client in Client::ALL {
+            let at = html
+                .find(&format!(
+                    "<dd class=\"client\" data-client=\"{}\">",
+                    client.id()
+                ))
+                .unwrap_or_else(|| panic!("{client:?} is missing"));
+            let entry = &html[at..at + html[at..].find("</dd>").unwrap()];
+            assert!(html[..at].ends_with(&format!("<dt>{}</dt>", client.name())));
+            assert!(entry.contains("<pre><code class=\"snippet\">"), "{entry}");
+            if client.uses_stdio() {
+                // The agent's name itself, escaped, in `apc-hub mcp --agent NAME`.
+                assert!(
+                    entry.contains("&lt;b&gt;Ann&#39;s&lt;/b&gt; &amp; \\&quot;co\\&quot;"),
+                    "{entry}"
+                );
+            } else {
+                assert!(entry.contains(url), "{client:?}: {entry}");
+            }
+        }
+        let entry_name = client_server_name(&a.name);
+        assert_eq!(entry_name, "apc-b-ann-s--b-----co");
+        assert!(
+            html.contains(&format!("--transport http {entry_name} {url}</code>")),
+            "{html}"
+        );
     }
 
     #[test]

@@ -59,6 +59,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/dock.css", get(dock::style))
         .route("/dock/tickets", post(dock::mint_ticket))
         .route("/dock/pairings", get(dock::live_pairings))
+        .route("/dock/connect", get(dock::connect))
         .route("/dock/revoke", post(dock::revoke))
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),

@@ -1279,20 +1279,53 @@ async fn the_dock_shows_every_clients_entry_for_each_agent() {
     let dir = tempfile::tempdir().unwrap();
     let hub = start(dir.path()).await;
     let dock = hub.dock().await;
+    // The page holds where they come: the agent's list, filled when the person opens it.
+    assert!(dock.html.contains(&format!(
+        "<dl class=\"clients\" data-agent=\"{}\"></dl>",
+        dock.agent
+    )));
+    let connect = |agent: &str, csrf: Option<&str>| {
+        let mut req = hub
+            .http
+            .get(hub.url(&format!("/dock/connect?agent={agent}")));
+        if let Some(csrf) = csrf {
+            req = req.header("x-csrf-token", csrf);
+        }
+        req.send()
+    };
+    let res = connect(&dock.agent, Some(&dock.csrf)).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(
+        res.headers()["content-security-policy"],
+        hub.http.get(hub.url("/")).send().await.unwrap().headers()["content-security-policy"]
+    );
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["agent"], dock.agent.as_str());
+    let html = body["html"].as_str().unwrap();
     for client in apc_hub::clients::Client::ALL {
-        let at = dock
-            .html
+        let at = html
             .find(&format!("data-client=\"{}\"", client.id()))
             .unwrap_or_else(|| panic!("{client:?} is missing"));
-        let entry = &dock.html[at..at + dock.html[at..].find("</dd>").unwrap()];
+        let entry = &html[at..at + html[at..].find("</dd>").unwrap()];
         if client.uses_stdio() {
             assert!(entry.contains("&quot;mcp&quot;"), "{entry}");
         } else {
             assert!(entry.contains(&dock.mcp_url), "{client:?}: {entry}");
         }
     }
-    assert!(dock.html.contains("href=\"vscode:mcp/install?"));
-    assert!(dock.html.contains(
+    assert!(html.contains("href=\"vscode:mcp/install?"));
+    assert!(html.contains(
         "href=\"cursor://anysphere.cursor-deeplink/mcp/install?name=apc-default&amp;config="
     ));
+    // Only for the dock's own script (it shows the MCP URL), and only for an agent the hub has.
+    let res = connect(&dock.agent, None).await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"], "csrf_refused");
+    let res = connect(&dock.agent, Some("not-the-token")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = connect("ag_0000000000000000", Some(&dock.csrf))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert_eq!(res.json::<Value>().await.unwrap()["error"], "not_found");
 }

@@ -192,7 +192,7 @@ async fn a_remote_hubs_dock_asks_for_its_password() {
         .stderr(Stdio::null());
     let (mut child, origin) = testkit::spawn_command(command);
     let http = reqwest::Client::new();
-    for path in ["/", "/dock.js", "/dock/pairings"] {
+    for path in ["/", "/dock.js", "/dock/pairings", "/dock/connect?agent=x"] {
         let res = http.get(format!("{origin}{path}")).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::UNAUTHORIZED, "{path}");
         assert!(res.headers().contains_key("www-authenticate"));
