@@ -5415,7 +5415,7 @@ fn a_listing_whose_only_grid_is_named_related_keeps_it() {
                     "Spare parts",
                 ]
                 .iter()
-                .map(|n| e("li", vec![ea("a", &[("href", "/m")], vec![x(n)])]))
+                .map(|n| e("li", vec![link(n)]))
                 .collect(),
             )],
         ),
