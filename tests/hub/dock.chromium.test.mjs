@@ -156,6 +156,8 @@ test("an agent's connect instructions show when the person opens them, each clie
   const entry = page.locator('li.agent').first();
   const url = (await entry.locator('code.mcp-url').textContent()).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/\S+$/);
+  let fetched = 0;
+  page.on('request', (r) => { if (new URL(r.url()).pathname === '/dock/connect') fetched += 1; });
   const list = entry.locator('details.connect dl.clients');
   assert.equal(await list.isVisible(), false, 'closed until the person opens it');
   // By keyboard: Tab to the summary, Enter opens it.
@@ -173,7 +175,9 @@ test("an agent's connect instructions show when the person opens them, each clie
   // Closed and opened again: the same list, fetched once.
   await entry.locator('details.connect summary').click();
   await entry.locator('details.connect summary').click();
+  await entry.locator('details.connect[open]').waitFor();
   assert.equal(await clients.count(), 7);
+  assert.equal(fetched, 1);
   assert.equal((await page.locator('#status').innerText()).trim(), '');
   assert.deepEqual(violations, []);
   await context.close();

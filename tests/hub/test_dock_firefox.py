@@ -25,6 +25,17 @@ HERE = Path(__file__).resolve().parent
 SHOTS = HERE / "screenshots" if os.environ.get("APC_SCREENSHOTS") == "1" else HERE.parents[1] / "tests" / "artifacts" / "screenshots"
 
 
+def until(read, seconds=20.0):
+    """What `read()` gives once it gives something (a fact the page's script brings about, read
+    again every 0.1 s), or its last answer after `seconds`: the caller's assertion then says why."""
+    deadline = time.monotonic() + seconds
+    got = read()
+    while not got and time.monotonic() < deadline:
+        time.sleep(0.1)
+        got = read()
+    return got
+
+
 @pytest.fixture
 def origin():
     data_dir = tempfile.mkdtemp(prefix="apc-hub-dock-ff-")
@@ -69,12 +80,7 @@ def test_the_mark_is_visible_and_mints_on_reach(origin, scheme):
         assert mark.get_attribute("draggable") == "true"
         assert mark.get_attribute("data-ticket") is None, "viewing the dock mints nothing"
         ActionChains(driver).move_to_element(mark).perform()
-        ticket = None
-        for _ in range(50):
-            ticket = mark.get_attribute("data-ticket")
-            if ticket:
-                break
-            time.sleep(0.1)
+        ticket = until(lambda: mark.get_attribute("data-ticket"))
         assert ticket and len(ticket) == 20, driver.find_element(By.ID, "status").text
         SHOTS.mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(SHOTS / f"dock-firefox-{scheme}.png"))
@@ -90,12 +96,7 @@ def test_an_agents_connect_instructions_show_when_opened(origin):
         url = entry.find_element(By.CSS_SELECTOR, "code.mcp-url").get_attribute("textContent").strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp/\S+", url), url
         entry.find_element(By.CSS_SELECTOR, "details.connect summary").click()
-        clients = []
-        for _ in range(50):
-            clients = entry.find_elements(By.CSS_SELECTOR, "details.connect dl.clients dd.client")
-            if clients:
-                break
-            time.sleep(0.1)
+        clients = until(lambda: entry.find_elements(By.CSS_SELECTOR, "details.connect dl.clients dd.client"))
         assert len(clients) == 7, driver.find_element(By.ID, "status").text
         for dd in clients:
             text = dd.text

@@ -313,7 +313,7 @@ pub fn percent_encode(s: &str) -> String {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
             out.push(b as char);
         } else {
-            // By hand rather than `format!("%{b:02X}")`: the dock encodes two links per agent.
+            // By hand rather than `format!("%{b:02X}")`: no allocation per byte encoded.
             out.push('%');
             out.push(HEX[usize::from(b >> 4)] as char);
             out.push(HEX[usize::from(b & 0xF)] as char);
