@@ -39,7 +39,7 @@ use apc_core::url_parse::{join_url, new_url};
 use url::{Position, Url};
 
 use crate::observation::{Node, Tree};
-use crate::render::{layout, Layout, Rendered};
+use crate::render::{layout, shows_nothing, Layout, Rendered};
 
 /// Element nesting read with structure; deeper is read flat (K8).
 pub(crate) const MAX_DEPTH: usize = 96;
@@ -301,7 +301,7 @@ impl Writer<'_, '_, '_> {
         let lines: Vec<&str> = para
             .split('\n')
             .map(str::trim)
-            .filter(|l| !l.is_empty())
+            .filter(|l| !shows_nothing(l))
             .collect();
         if lines.is_empty() {
             return;
@@ -312,7 +312,7 @@ impl Writer<'_, '_, '_> {
 
     /// Writes a block (its lines inside the open frames), after a blank line or, tight, a line break.
     fn block(&mut self, text: &str) {
-        if text.trim().is_empty() {
+        if shows_nothing(text) {
             return;
         }
         if !self.out.is_empty() {

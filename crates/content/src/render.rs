@@ -49,7 +49,9 @@
 //! - R4 whitespace collapses as rendered text does: runs of spaces, tabs and newlines become one
 //!   space; none at the start or end of a line; `pre`, `pre-wrap` and `break-spaces` keep all of it;
 //!   `pre-line` keeps newlines. Block boundaries become one newline (`p`: a blank line), table cells
-//!   a tab, `br` a newline. Control characters other than tab and newline are dropped. An SVG
+//!   a tab, `br` a newline. Control characters other than tab and newline are dropped. The
+//!   reading's texts take a line of zero-width characters alone as blank ([`shows_nothing`]:
+//!   `r4_a_line_of_zero_width_characters_alone_is_blank`). An SVG
 //!   `<text>` is a block of its own (a label drawn where the drawing places it), whatever display
 //!   a browser computes for it (Chromium `block`, Firefox `inline`).
 //! - R5 generated text: an element's `::before` and `::after` boxes show their `content`'s strings
@@ -520,6 +522,18 @@ fn breaks_of(tag: &str) -> u8 {
     } else {
         1
     }
+}
+
+/// Whether a line of rendered text shows nothing: only whitespace and the zero-width format
+/// characters (zero-width space, joiners, direction marks and embeddings, word joiner, byte
+/// order mark, soft hyphen). The browser draws no glyph for them, so a paragraph made of them
+/// alone (a `<p>&zwj;</p>` spacer) is blank to the texts of a reading; inside words they stay.
+pub(crate) fn shows_nothing(line: &str) -> bool {
+    line.chars().all(|c| {
+        c.is_whitespace()
+            || matches!(c, '\u{AD}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
+    })
 }
 
 fn is_dropped_control(c: char) -> bool {

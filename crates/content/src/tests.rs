@@ -911,6 +911,30 @@ fn r4_table_cells_are_tab_separated_rows_are_lines() {
     assert_eq!(text, "a\tb\nc\td");
 }
 
+#[test]
+fn r4_a_line_of_zero_width_characters_alone_is_blank() {
+    // A paragraph holding only a zero-width joiner (or space, or direction mark) shows nothing:
+    // the page's texts read no paragraph there, yet the joiner inside an emoji sequence stays.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            para("The first paragraph of the article, long enough to count, with commas, many."),
+            e("p", vec![x("\u{200d}")]),
+            e("p", vec![x(" \u{200b}\u{200e} ")]),
+            para("The second paragraph, a family 👨\u{200d}👩\u{200d}👧 in it, and a comma."),
+        ],
+    )]);
+    let r = reading(&drop_on(obs, "second paragraph"));
+    let main = r.page_text.unwrap();
+    assert_eq!(
+        main,
+        "The first paragraph of the article, long enough to count, with commas, many.\n\n\
+         The second paragraph, a family 👨\u{200d}👩\u{200d}👧 in it, and a comma."
+    );
+    let md = r.markdown.expect("a reading has its Markdown");
+    assert_eq!(md.page.as_deref(), Some(main.as_str()));
+}
+
 // --- P1: selection ------------------------------------------------------------------------
 
 #[test]

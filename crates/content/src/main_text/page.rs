@@ -781,7 +781,29 @@ pub(super) fn text_without(
     (text, kept)
 }
 
+/// The text trimmed, at most one blank line between two lines, and a line that shows nothing
+/// (zero-width characters alone, R4) blank.
 pub(crate) fn tidy_breaks(text: &str) -> String {
+    let shown;
+    let text = if text
+        .split('\n')
+        .any(|l| !l.trim().is_empty() && crate::render::shows_nothing(l))
+    {
+        shown = text
+            .split('\n')
+            .map(|l| {
+                if crate::render::shows_nothing(l) {
+                    ""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        shown.as_str()
+    } else {
+        text
+    };
     let mut out = String::with_capacity(text.len());
     let mut newlines = 0;
     for c in text.trim().chars() {
