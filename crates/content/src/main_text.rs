@@ -198,6 +198,14 @@ const COMMENT_HEADINGS: &[&str] = &[
     "replies",
 ];
 
+/// Whether a block's text is one of [`COMMENT_HEADINGS`], whatever its case. Only a text short
+/// enough to be one is lowered (a character lowers to at least one byte and takes at most four):
+/// every block asks, and on a page nested thousands deep each block holds the rest of the page.
+fn is_comment_heading(text: &str) -> bool {
+    let longest = COMMENT_HEADINGS.iter().map(|h| h.len()).max().unwrap_or(0);
+    text.len() <= 4 * longest && COMMENT_HEADINGS.contains(&text.to_lowercase().as_str())
+}
+
 /// M1: the paragraphs, as (block, container, bytes, commas), short ones too (they count as
 /// paragraphs for the cleaning rule but score nothing).
 fn paragraphs(page: &Page<'_, '_, '_>) -> Vec<(usize, usize, usize, usize)> {
@@ -908,6 +916,20 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
 fn common_home(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) -> (usize, f64) {
     let tree = page.tree;
     let top_chain: Vec<usize> = tree.ancestors(top.0).collect();
+    // Position of each element of the top's chain (0: the top), and the top's own subtree.
+    let chain_at: std::collections::HashMap<usize, usize> =
+        top_chain.iter().enumerate().map(|(k, &a)| (a, k)).collect();
+    let mut below_top = vec![false; tree.obs.nodes.len()];
+    let mut stack = vec![top.0];
+    while let Some(n) = stack.pop() {
+        for &k in &tree.node(n).kids {
+            let k = k as usize;
+            if tree.parent_of(k) == Some(n) && !at(&below_top, k) {
+                set(&mut below_top, k, true);
+                stack.push(k);
+            }
+        }
+    }
     let alternatives: Vec<usize> = page
         .r
         .order
@@ -915,19 +937,25 @@ fn common_home(page: &Page<'_, '_, '_>, fin: &[Option<f64>], top: (usize, f64)) 
         .map(|&i| i as usize)
         .filter(|&i| at(fin, i).is_some_and(|s| s >= 0.75 * top.1))
         .filter(|&i| 2 * len(page.r, i) >= len(page.r, top.0))
-        .filter(|&i| !top_chain.contains(&i) && !tree.ancestors(i).any(|a| a == top.0))
+        .filter(|&i| !chain_at.contains_key(&i) && !at(&below_top, i))
         .collect();
     if alternatives.is_empty() || alternatives.len() > 4 {
         return top;
+    }
+    // The chain's nearest element above the top holding every alternative: at or above the
+    // highest place where one of them joins the chain.
+    let mut highest = 1;
+    for &a in &alternatives {
+        match tree.ancestors(a).find_map(|x| chain_at.get(&x)) {
+            Some(&k) => highest = highest.max(k),
+            None => return top,
+        }
     }
     for &anc in top_chain.iter().skip(1) {
         if matches!(tree.node(anc).tag(), "body" | "html") {
             break;
         }
-        if alternatives
-            .iter()
-            .all(|&a| tree.ancestors(a).any(|x| x == anc))
-        {
+        if chain_at.get(&anc).is_some_and(|&k| k >= highest) {
             return (anc, at(fin, anc).unwrap_or(top.1));
         }
     }
@@ -1115,9 +1143,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     {
         return true;
     }
-    if is_block(layout(node))
-        && (COMMENT_HEADINGS.contains(&text.to_lowercase().as_str()) || is_ad_label(text))
-    {
+    if is_block(layout(node)) && (is_comment_heading(text) || is_ad_label(text)) {
         return true;
     }
     // A short block that says it is a pointer elsewhere.

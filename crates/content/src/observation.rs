@@ -236,6 +236,34 @@ pub(crate) struct Tree<'a> {
     pub obs: &'a Observation,
     /// Parent of each node; `u32::MAX` for the root and for nodes not reachable from it.
     pub parent: Vec<u32>,
+    /// What kinds of element ([`Holder`]) hold each node, one bit each, read the first time a
+    /// rule asks ([`Tree::is_under`]).
+    holders: std::cell::OnceCell<Vec<u8>>,
+}
+
+/// A kind of element the rules ask whether a node is inside ([`Tree::is_under`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holder {
+    /// `pre` or `code`.
+    Code,
+    /// `h1` to `h6`.
+    Heading,
+}
+
+impl Holder {
+    fn bit(self) -> u8 {
+        match self {
+            Holder::Code => 1,
+            Holder::Heading => 2,
+        }
+    }
+    fn of(tag: &str) -> u8 {
+        match tag {
+            "pre" | "code" => Holder::Code.bit(),
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Holder::Heading.bit(),
+            _ => 0,
+        }
+    }
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
@@ -437,7 +465,11 @@ impl Observation {
             )?;
             self.check_field(f)?;
         }
-        Ok(Tree { obs: self, parent })
+        Ok(Tree {
+            obs: self,
+            parent,
+            holders: std::cell::OnceCell::new(),
+        })
     }
 
     /// A pointed field: a `textarea` or `input` element, its strings bounded, its offsets inside
@@ -503,6 +535,47 @@ impl Tree<'_> {
             p => Some(p as usize),
         }
     }
+    /// Whether an element above `i` (not `i` itself) is a `what`. Read for the whole tree at
+    /// once, from the tops down: rules ask it of every element, and a walk up from each costs the
+    /// page's size times its depth (seconds on a page nested thousands deep:
+    /// `an_element_under_a_heading_or_code_is_known_without_a_walk`).
+    pub fn is_under(&self, i: usize, what: Holder) -> bool {
+        let holders = self.holders.get_or_init(|| {
+            let mut holders = vec![0u8; self.obs.nodes.len()];
+            for n in self.top_down() {
+                if let Some(p) = self.parent_of(n) {
+                    let above =
+                        holders.get(p).copied().unwrap_or(0) | Holder::of(self.node(p).tag());
+                    if let Some(h) = holders.get_mut(n) {
+                        *h = above;
+                    }
+                }
+            }
+            holders
+        });
+        holders.get(i).is_some_and(|h| h & what.bit() != 0)
+    }
+
+    /// Every node, each after its parent: from every top (the root, and any node no element
+    /// lists) down. What a rule sums from the leaves up it reads in the reverse order, once, where
+    /// adding each leaf to every ancestor costs the page's size times its depth.
+    pub fn top_down(&self) -> Vec<usize> {
+        let n = self.obs.nodes.len();
+        let mut order = Vec::with_capacity(n);
+        let mut stack: Vec<usize> = (0..n).filter(|&i| self.parent_of(i).is_none()).collect();
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            stack.extend(
+                self.node(i)
+                    .kids
+                    .iter()
+                    .map(|&k| k as usize)
+                    .filter(|&k| self.parent_of(k) == Some(i)),
+            );
+        }
+        order
+    }
+
     /// `i` and its ancestors, nearest first.
     pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         let mut cur = Some(i);

@@ -12,9 +12,38 @@ use crate::observation::{Field, Generated, ShadowMode};
 use crate::*;
 
 const TAGS: &[&str] = &[
-    "div", "p", "a", "span", "br", "main", "article", "section", "li", "ul", "td", "tr", "table",
-    "pre", "h1", "h2", "nav", "aside", "footer", "script", "b", "button", "svg", "text", "tspan",
-    "textarea", "input", "details", "summary",
+    "div",
+    "p",
+    "a",
+    "span",
+    "br",
+    "main",
+    "article",
+    "section",
+    "li",
+    "ul",
+    "td",
+    "tr",
+    "table",
+    "pre",
+    "code",
+    "blockquote",
+    "h1",
+    "h2",
+    "h3",
+    "nav",
+    "aside",
+    "footer",
+    "script",
+    "b",
+    "button",
+    "svg",
+    "text",
+    "tspan",
+    "textarea",
+    "input",
+    "details",
+    "summary",
 ];
 const DISPLAYS: &[&str] = &[
     "block",
@@ -323,6 +352,36 @@ proptest! {
                 ),
                 "{e}"
             ),
+        }
+    }
+
+    /// `Tree::is_under`, read once from the tops down, says what a walk up from each node says;
+    /// `Tree::top_down` lists every node once, each after its parent
+    /// (`an_element_under_a_heading_or_code_is_known_without_a_walk`).
+    #[test]
+    fn an_element_under_a_heading_or_code_is_known_without_a_walk(obs in observations()) {
+        use crate::observation::Holder;
+        let tree = obs.check().unwrap();
+        let n = obs.nodes.len();
+        for i in 0..n {
+            let above = |is: fn(&str) -> bool| tree.ancestors(i).skip(1).any(|a| is(tree.node(a).tag()));
+            prop_assert_eq!(tree.is_under(i, Holder::Code), above(|t| matches!(t, "pre" | "code")));
+            prop_assert_eq!(
+                tree.is_under(i, Holder::Heading),
+                above(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+            );
+        }
+        let order = tree.top_down();
+        let mut place = vec![usize::MAX; n];
+        for (k, &i) in order.iter().enumerate() {
+            prop_assert_eq!(place[i], usize::MAX, "node {} listed twice", i);
+            place[i] = k;
+        }
+        for i in 0..n {
+            prop_assert!(place[i] != usize::MAX, "node {} not listed", i);
+            if let Some(p) = tree.parent_of(i) {
+                prop_assert!(place[p] < place[i]);
+            }
         }
     }
 

@@ -36,12 +36,20 @@ pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usiz
         {
             continue;
         }
-        for a in tree.ancestors(block) {
-            if let Some(slot) = out.get_mut(a) {
-                *slot += bytes;
-            }
-            if let Some(slot) = count.get_mut(a) {
-                *slot += 1;
+        if let Some(slot) = out.get_mut(block) {
+            *slot += bytes;
+        }
+        if let Some(slot) = count.get_mut(block) {
+            *slot += 1;
+        }
+    }
+    // Each element's prose is its own paragraph's and its children's, summed from the leaves up.
+    for i in tree.top_down().into_iter().rev() {
+        if let Some(p) = tree.parent_of(i) {
+            let (bytes, n) = (at(&out, i), at(&count, i));
+            if let (Some(b), Some(c)) = (out.get_mut(p), count.get_mut(p)) {
+                *b += bytes;
+                *c += n;
             }
         }
     }

@@ -6,7 +6,7 @@
 
 use std::cell::OnceCell;
 
-use crate::observation::Tree;
+use crate::observation::{Holder, Tree};
 use crate::render::{layout, Layout, Rendered};
 
 /// Words in a class or id that say "this is the content".
@@ -410,9 +410,7 @@ fn is_ad_word(t: &str) -> bool {
 
 /// Below a `pre` or `code` element.
 pub(super) fn in_code(tree: &Tree<'_>, i: usize) -> bool {
-    tree.ancestors(i)
-        .skip(1)
-        .any(|j| matches!(tree.node(j).tag(), "pre" | "code"))
+    tree.is_under(i, Holder::Code)
 }
 
 /// The class/id (its [`hints`], `h`) says this is not content, whatever else it says. Never said
@@ -553,9 +551,20 @@ pub(super) struct Page<'t, 'o, 'r> {
     /// Each element's class and id words ([`hints`]), read once: the rules ask for them of the
     /// same elements many times (scoring, the unlikely parts, every cleaning rule).
     hints: Vec<OnceCell<String>>,
+    /// The rendered text's lines, each one's bytes if not blank and if long ([`line_bytes`]),
+    /// read the first time a rule asks.
+    lines: OnceCell<LineSums>,
 }
 
 impl Page<'_, '_, '_> {
+    /// [`long_line_share`] of the rendered text from `a` to `b`, the same figure, in a search
+    /// of the page's lines instead of a scan of the span.
+    pub(super) fn long_line_share_of(&self, span: (usize, usize)) -> f64 {
+        let text = &self.r.text;
+        let lines = self.lines.get_or_init(|| LineSums::of(text, line_bytes));
+        share_of_long_lines(lines, text, span)
+    }
+
     /// The element's class and id words ([`hints`]).
     pub(super) fn hints(&self, i: usize) -> &str {
         match self.hints.get(i) {
@@ -588,16 +597,98 @@ impl Page<'_, '_, '_> {
 /// in such lines; a landing page's headings, labels and slogans are not).
 pub(super) fn long_line_share(text: &str) -> f64 {
     let (mut all, mut long) = (0usize, 0usize);
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        all += line.len();
-        if line.chars().count() >= LONG_LINE {
-            long += line.len();
-        }
+    for line in text.split('\n') {
+        let (a, l) = line_bytes(line);
+        all += a;
+        long += l;
     }
     if all == 0 {
         0.0
     } else {
         long as f64 / all as f64
+    }
+}
+
+/// A text's lines with running sums of two figures of each line, so a figure over the lines
+/// wholly inside a span is a subtraction and only the span's two end pieces are read: on a page
+/// nested thousands deep each element's span holds the rest of the page, and reading every span
+/// took seconds (the share of long lines, [`Page::long_line_share_of`]:
+/// `long_line_share_of_a_span_is_the_scans`; what a quote repeats, `region::Quoted`).
+pub(super) struct LineSums {
+    /// The byte each line starts at (the first at 0).
+    starts: Vec<usize>,
+    /// The two figures summed over the lines before line `k`.
+    sums: Vec<(usize, usize)>,
+}
+
+impl LineSums {
+    /// The lines of `text` (split at `\n`) and their figures, in order.
+    pub(super) fn of<'t>(
+        text: &'t str,
+        mut figures: impl FnMut(&'t str) -> (usize, usize),
+    ) -> LineSums {
+        let mut lines = LineSums {
+            starts: Vec::new(),
+            sums: vec![(0, 0)],
+        };
+        let (mut at, mut sum) = (0, (0, 0));
+        for line in text.split('\n') {
+            lines.starts.push(at);
+            at += line.len() + 1;
+            let (x, y) = figures(line);
+            sum = (sum.0 + x, sum.1 + y);
+            lines.sums.push(sum);
+        }
+        lines
+    }
+
+    /// For `text[a..b]` (`text` the one the sums were made of): the figures summed over the
+    /// lines wholly inside it, and its two end pieces (what of the first and of the last line
+    /// it holds). `None` when it lies inside one line, or is no span of the text: the caller
+    /// reads it.
+    pub(super) fn split<'t>(
+        &self,
+        text: &'t str,
+        (a, b): (usize, usize),
+    ) -> Option<((usize, usize), [&'t str; 2])> {
+        text.get(a..b)?;
+        let line_of = |at: usize| self.starts.partition_point(|&s| s <= at).checked_sub(1);
+        let (first, last) = (line_of(a)?, line_of(b)?);
+        if first >= last {
+            return None;
+        }
+        let next = *self.starts.get(first + 1)?;
+        let last_start = *self.starts.get(last)?;
+        let (from, to) = (self.sums.get(first + 1)?, self.sums.get(last)?);
+        let pieces = [text.get(a..next - 1)?, text.get(last_start..b)?];
+        Some(((to.0 - from.0, to.1 - from.1), pieces))
+    }
+}
+
+/// [`long_line_share`] of `text[a..b]`, from the lines' sums ([`line_bytes`]).
+fn share_of_long_lines(lines: &LineSums, text: &str, (a, b): (usize, usize)) -> f64 {
+    let (all, long) = match lines.split(text, (a, b)) {
+        Some(((all, long), pieces)) => pieces.iter().fold((all, long), |(all, long), piece| {
+            let (x, y) = line_bytes(piece);
+            (all + x, long + y)
+        }),
+        None => return long_line_share(crate::render::sub(text, a, b)),
+    };
+    if all == 0 {
+        0.0
+    } else {
+        long as f64 / all as f64
+    }
+}
+
+/// A line's bytes if it is not blank, and again if it is long ([`long_line_share`]).
+fn line_bytes(line: &str) -> (usize, usize) {
+    if line.trim().is_empty() {
+        (0, 0)
+    } else if line.chars().count() >= LONG_LINE {
+        (line.len(), line.len())
+    } else {
+        (line.len(), 0)
     }
 }
 
@@ -621,9 +712,7 @@ fn is_heading_anchor(tree: &Tree<'_>, i: usize) -> bool {
 /// Whether an element lies inside a heading (`h1`–`h6`): a part of the heading's words (its
 /// anchor, its `span.mw-headline`, a signature's `where` clause on a line of its own).
 pub(super) fn in_heading(tree: &Tree<'_>, i: usize) -> bool {
-    tree.ancestors(i)
-        .skip(1)
-        .any(|a| is_heading(tree.node(a).tag()))
+    tree.is_under(i, Holder::Heading)
 }
 
 /// Whether a text shows a price: a currency sign and a digit, within a short text (a card's
@@ -720,6 +809,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
         unlikely: Vec::new(),
         has_block,
         hints: vec![OnceCell::new(); n],
+        lines: OnceCell::new(),
     };
     let mut unlikely = vec![false; n];
     for &i in &r.order {
@@ -854,3 +944,38 @@ fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
 const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];
+
+#[cfg(test)]
+mod lines_tests {
+    use super::{line_bytes, long_line_share, share_of_long_lines, LineSums, LONG_LINE};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        /// The share of long lines in a span, from the page's lines, is the figure a scan of the
+        /// span gives, wherever the span starts and ends (`long_line_share_of_a_span_is_the_scans`).
+        #[test]
+        fn long_line_share_of_a_span_is_the_scans(
+            parts in prop::collection::vec(
+                (0usize..LONG_LINE, prop::sample::select(vec!["a", "é", " ", "\t", "\r"]), any::<bool>()),
+                0..40,
+            ),
+            spans in prop::collection::vec((0usize..5000, 0usize..5000), 1..8),
+        ) {
+            // Runs of one character, a line ending after some: lines of words, spaces, both.
+            let text: String = parts
+                .iter()
+                .map(|(n, c, end)| format!("{}{}", c.repeat(*n), if *end { "\n" } else { "" }))
+                .collect();
+            let lines = LineSums::of(&text, line_bytes);
+            for (a, b) in spans {
+                let (mut a, mut b) = (a % (text.len() + 1), b % (text.len() + 1));
+                while !text.is_char_boundary(a) { a -= 1; }
+                while !text.is_char_boundary(b) { b -= 1; }
+                let scan = text.get(a..b).map_or(0.0, long_line_share);
+                prop_assert_eq!(share_of_long_lines(&lines, &text, (a, b)), scan, "{}..{}", a, b);
+            }
+        }
+    }
+}

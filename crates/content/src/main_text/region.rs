@@ -129,8 +129,8 @@ use crate::render::Rendered;
 
 use super::page::{
     at, has_ad_token, is_ad_label, is_caption, is_heading, is_question_button, len,
-    long_line_share, names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without,
-    tidy_breaks, Counts, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    names_hidden_text, noise_by_kind, on_a_prose_line, set, text_without, tidy_breaks, Counts,
+    LineSums, Page, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
 };
 
 /// The share of the body's text a declared main must hold to be the region.
@@ -831,7 +831,7 @@ fn is_menu_of_prose(page: &Page<'_, '_, '_>, i: usize, h: &str) -> bool {
         && page
             .r
             .span(i)
-            .is_some_and(|(a, b)| long_line_share(page.r.slice(a, b)) >= LONG_LINE_SHARE)
+            .is_some_and(|span| page.long_line_share_of(span) >= LONG_LINE_SHARE)
 }
 
 /// The parts of a class or id word that name the site's furniture ([`names_side_part`]).
@@ -1158,6 +1158,27 @@ pub(super) struct Quoted<'r> {
     /// The cuts made so far, in order, and the first that may lie past `upto`.
     pub(super) cuts: Vec<(usize, usize)>,
     next: usize,
+    /// The page's long lines ([`long_lines`]), read the first time a block asks.
+    lines: Option<LineSums>,
+    /// Whether `seen` holds a piece of a line (text read up to a cut, or up to a block, that
+    /// starts or ends inside a line), which [`long_lines`] knows nothing of.
+    pieces: bool,
+}
+
+/// Each line's bytes (trimmed) if it is [`REPEAT_MIN`] bytes or more, and again if an earlier
+/// line of the text had its words: a line the region has read is an earlier line, so a block
+/// whose lines never occurred before is no repeat, known from [`LineSums`] without reading it
+/// (`repeats_are_judged_without_reading_each_nested_block`).
+fn long_lines(text: &str) -> LineSums {
+    let mut texts = std::collections::HashSet::new();
+    LineSums::of(text, |line| {
+        let t = line.trim();
+        match t.len() >= REPEAT_MIN {
+            true if !texts.insert(t) => (t.len(), t.len()),
+            true => (t.len(), 0),
+            false => (0, 0),
+        }
+    })
 }
 
 impl<'r> Quoted<'r> {
@@ -1167,6 +1188,37 @@ impl<'r> Quoted<'r> {
             upto: start,
             cuts: Vec::new(),
             next: 0,
+            lines: None,
+            pieces: false,
+        }
+    }
+
+    /// Whether [`Quoted::repeats`] can only answer no, from the sums alone (the lines wholly
+    /// inside the block; its two end pieces read): a copy with a long line no earlier line had,
+    /// or fewer than [`COPY_BYTES`] of long lines, or a quote whose lines cannot reach
+    /// [`QUOTE_SEEN_SHARE`].
+    fn surely_new(&mut self, r: &'r Rendered, (a, b): (usize, usize), quote: bool) -> bool {
+        if self.pieces {
+            return false;
+        }
+        let lines = self.lines.get_or_insert_with(|| long_lines(&r.text));
+        let Some(((long, repeated), pieces)) = lines.split(&r.text, (a, b)) else {
+            return false;
+        };
+        let (mut all, mut seen) = (long, repeated);
+        for piece in pieces {
+            let piece = piece.trim();
+            if piece.len() >= REPEAT_MIN {
+                all += piece.len();
+                if self.seen.contains(piece) {
+                    seen += piece.len();
+                }
+            }
+        }
+        if quote {
+            seen == 0 || (seen as f64) < QUOTE_SEEN_SHARE * all as f64
+        } else {
+            seen < all || all < COPY_BYTES
         }
     }
 
@@ -1181,8 +1233,14 @@ impl<'r> Quoted<'r> {
                 Some(&(c, e)) if c < to => (c.max(from), e),
                 _ => (to, to),
             };
-            for line in r.slice(from, until).lines().map(str::trim) {
+            let text = r.slice(from, until);
+            let whole_start = from == 0 || r.text.as_bytes().get(from - 1) == Some(&b'\n');
+            let whole_end = r.text.as_bytes().get(until).is_none_or(|&c| c == b'\n');
+            let count = text.split('\n').count();
+            for (k, line) in text.split('\n').enumerate() {
+                let line = line.trim();
                 if line.len() >= REPEAT_MIN {
+                    self.pieces |= (k == 0 && !whole_start) || (k + 1 == count && !whole_end);
                     self.seen.insert(line);
                 }
             }
@@ -1213,8 +1271,13 @@ impl<'r> Quoted<'r> {
             return false;
         }
         self.read_to(page.r, a);
+        !self.surely_new(page.r, (a, b), quote) && self.read_repeats(page.r, (a, b), quote)
+    }
+
+    /// [`Quoted::repeats`] for a block, by reading its lines.
+    fn read_repeats(&self, r: &Rendered, (a, b): (usize, usize), quote: bool) -> bool {
         let (mut all, mut seen) = (0, 0);
-        for line in page.r.slice(a, b).lines().map(str::trim) {
+        for line in r.slice(a, b).lines().map(str::trim) {
             if line.len() >= REPEAT_MIN {
                 all += line.len();
                 if self.seen.contains(line) {
@@ -1532,7 +1595,7 @@ fn holds_the_prose(
 ) -> bool {
     (b - a) as f64 >= PROSE_PART_SHARE * region as f64
         && at(&page.counts, i).linked_headings < TEASER_HEADINGS
-        && long_line_share(page.r.slice(a, b)) >= LONG_LINE_SHARE
+        && page.long_line_share_of((a, b)) >= LONG_LINE_SHARE
 }
 
 /// Fewest linked headings that make a part of prose teasers of other pages ([`holds_the_prose`]).
@@ -1640,5 +1703,83 @@ mod squeezed_word_tests {
         assert_eq!(rest, ["content"]);
         let rest: Vec<String> = after_word("pop-up-btn popup", "popup").collect();
         assert_eq!(rest, ["btn", ""]);
+    }
+}
+
+#[cfg(test)]
+mod long_lines_tests {
+    use super::Quoted;
+    use crate::render::Rendered;
+    use proptest::prelude::*;
+
+    fn rendered(text: String) -> Rendered {
+        Rendered {
+            text,
+            range: Vec::new(),
+            anchor_pos: Vec::new(),
+            order: Vec::new(),
+            preserved: Vec::new(),
+        }
+    }
+
+    /// Lines that repeat, long and short, some padded, some of several characters' bytes, some
+    /// the start or the end of another.
+    fn lines() -> impl Strategy<Value = String> {
+        let line = prop::sample::select(vec![
+            "",
+            "  ",
+            "short",
+            "A long line of prose that the region reads and a quote may repeat.",
+            "  A long line of prose that the region reads and a quote may repeat.  ",
+            "Another long line, écrit en français, with a few more bytes each — ok.",
+            "A third long line that only some pages hold, forty bytes or more.",
+            // A piece of a longer line, read up to a block inside that line, is one of these.
+            "A long line of prose that the region reads",
+            "the region reads and a quote may repeat.",
+        ]);
+        // Half the texts carry their lines twice: a copy of the content, which a block repeats.
+        (prop::collection::vec(line, 0..30), any::<bool>()).prop_map(|(mut l, twice)| {
+            if twice {
+                l.extend(l.clone());
+            }
+            l.join("\n")
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 8192, ..ProptestConfig::default() })]
+
+        /// What the sums say surely is no repeat, the lines read say is none: the sums only
+        /// spare the reading (`repeats_are_judged_without_reading_each_nested_block`).
+        #[test]
+        fn repeats_are_judged_without_reading_each_nested_block(
+            text in lines(),
+            spans in prop::collection::vec((0usize..4500, 0usize..4500, any::<bool>()), 1..16),
+        ) {
+            let r = rendered(text);
+            let len = r.text.len();
+            let mut spans: Vec<(usize, usize, bool)> = spans
+                .into_iter()
+                .map(|(a, b, q)| {
+                    let (mut a, mut b) = (a % (len + 1), b % (len + 1));
+                    while !r.text.is_char_boundary(a) { a -= 1; }
+                    while !r.text.is_char_boundary(b) { b -= 1; }
+                    (a.min(b), a.max(b), q)
+                })
+                .collect();
+            spans.sort();
+            let mut quoted = Quoted::new(0);
+            for (a, b, quote) in spans {
+                quoted.read_to(&r, a);
+                let repeats = quoted.read_repeats(&r, (a, b), quote);
+                if quoted.surely_new(&r, (a, b), quote) {
+                    prop_assert!(!repeats, "{a}..{b} quote {quote}");
+                }
+                // A repeat is cut, as the region cuts it: what follows reads past it.
+                if repeats && quoted.cuts.last().is_none_or(|&(_, e)| e <= a) {
+                    quoted.cuts.push((a, b));
+                }
+            }
+        }
     }
 }
