@@ -197,16 +197,30 @@ async function score(corpus, outputs) {
   return { text, metrics, dir };
 }
 
-// A page nested as deep as the collector's node cap allows (MAX_NODES, 60,000): 59,990 elements
-// each inside the last, every other one a `display: contents` wrapper, and one short paragraph at
-// the bottom, selected. A reading's cost follows the page's size, not its size times its depth:
-// a rule that walks each element's ancestors costs 1.8 billion steps here (22 s when M8's second
-// reading asked every element's ancestors whether they were the page's chrome).
+// Two pages nested as deep as the collector's node cap allows (MAX_NODES, 60,000), a short
+// paragraph at the bottom selected. A reading's cost follows the page's size, not its size times
+// its depth: a rule that walks each element's ancestors, or reads each element's whole text,
+// costs billions of steps here.
+// - bare: 59,990 elements each inside the last, every other one a `display: contents` wrapper
+//   (22 s when M8's second reading asked every element's ancestors whether they were the page's
+//   chrome);
+// - lines: 29,995 levels, each a block with a line of text before the next level, every other
+//   one a `blockquote` (tens of seconds when the region read each block's whole text to judge
+//   it a quote, a copy, or prose).
 const DEEP_LEVELS = 59990;
-function deepObservation() {
+const DEEP_LINE_LEVELS = 29995;
+function deepObservation(kind) {
   const nodes = [{ tag: "html", kids: [1] }, { tag: "body", kids: [2] }];
-  for (let d = 0; d < DEEP_LEVELS; d++) {
-    nodes.push({ tag: "div", style: { display: d % 2 ? "contents" : "block" }, kids: [nodes.length + 1] });
+  if (kind === "bare") {
+    for (let d = 0; d < DEEP_LEVELS; d++) {
+      nodes.push({ tag: "div", style: { display: d % 2 ? "contents" : "block" }, kids: [nodes.length + 1] });
+    }
+  } else {
+    for (let d = 0; d < DEEP_LINE_LEVELS; d++) {
+      const at = nodes.length;
+      nodes.push({ tag: d % 2 ? "blockquote" : "div", style: { display: "block" }, kids: [at + 1, at + 2] });
+      nodes.push({ text: `Line ${d} of a page nested as deep as the node cap allows, a line of text at every level.` });
+    }
   }
   nodes.push({ tag: "p", kids: [nodes.length + 1] });
   const text = nodes.length;
@@ -252,7 +266,10 @@ server.close();
 const measured = results.filter((r) => !r.failed);
 const answers = await readingBatch(measured.map((r) => r.observation));
 const heavyAnswers = heavy ? await readingBatch(heavy.map((h) => h.json)) : [];
-const deepAnswers = await readingBatch(Array.from({ length: REPS }, () => deepObservation()));
+const deepAnswers = {
+  bare: await readingBatch(Array.from({ length: REPS }, () => deepObservation("bare"))),
+  lines: await readingBatch(Array.from({ length: REPS }, () => deepObservation("lines"))),
+};
 const product = {};
 const readability = {};
 const failures = [];
@@ -380,16 +397,26 @@ if (heavy) {
   out.push("");
 }
 {
-  const db = deepAnswers.filter((a) => a.reading);
-  out.push(`### Deep page: ${DEEP_LEVELS.toLocaleString("en")} nested elements (a synthetic observation at the node cap), ${REPS} runs`);
+  out.push(`### Deep pages at the node cap (synthetic observations), ${REPS} runs each`);
   out.push("");
-  if (db.length === deepAnswers.length && db.length) {
-    out.push(`| | median | max | unit |`);
-    out.push(`|---|---|---|---|`);
-    out.push(`| Observation::from_json (native) | ${ms(median(db.map((a) => a.parse_us / 1000)))} | ${ms(Math.max(...db.map((a) => a.parse_us / 1000)))} | ms |`);
-    out.push(`| build_reading (native) | ${ms(median(db.map((a) => a.build_us / 1000)))} | ${ms(Math.max(...db.map((a) => a.build_us / 1000)))} | ms |`);
+  const pages = [
+    ["bare", `${DEEP_LEVELS.toLocaleString("en")} nested elements, no text but the bottom paragraph`],
+    ["lines", `${DEEP_LINE_LEVELS.toLocaleString("en")} nested blocks, a line of text in each, every other a blockquote`],
+  ];
+  const failed = pages.filter(([k]) => !deepAnswers[k].length || deepAnswers[k].some((a) => !a.reading));
+  if (failed.length) {
+    for (const [k] of failed) {
+      out.push(`**No reading** for the ${k} deep page: ${JSON.stringify(deepAnswers[k].find((a) => !a.reading) ?? {}).slice(0, 200)}`);
+    }
   } else {
-    out.push(`**No reading** for the deep page: ${JSON.stringify(deepAnswers.find((a) => !a.reading) ?? {}).slice(0, 200)}`);
+    out.push(`| page | Observation::from_json median (max) | build_reading median (max) | unit |`);
+    out.push(`|---|---|---|---|`);
+    for (const [k, what] of pages) {
+      const db = deepAnswers[k];
+      const parse = db.map((a) => a.parse_us / 1000);
+      const build = db.map((a) => a.build_us / 1000);
+      out.push(`| ${what} | ${ms(median(parse))} (${ms(Math.max(...parse))}) | ${ms(median(build))} (${ms(Math.max(...build))}) | ms, native |`);
+    }
   }
   out.push("");
 }
