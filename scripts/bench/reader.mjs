@@ -206,12 +206,23 @@ async function score(corpus, outputs) {
 //   chrome);
 // - lines: 29,995 levels, each a block with a line of text before the next level, every other
 //   one a `blockquote` (tens of seconds when the region read each block's whole text to judge
-//   it a quote, a copy, or prose).
+//   it a quote, a copy, or prose);
+// and one as wide: 29,990 links side by side in one block (10 s when M7 counted each child's
+// alike siblings by comparing it with every other).
 const DEEP_LEVELS = 59990;
 const DEEP_LINE_LEVELS = 29995;
 function deepObservation(kind) {
   const nodes = [{ tag: "html", kids: [1] }, { tag: "body", kids: [2] }];
-  if (kind === "bare") {
+  if (kind === "wide") {
+    const block = { tag: "div", style: { display: "block" }, kids: [] };
+    nodes.push(block);
+    for (let d = 0; d < DEEP_LINE_LEVELS - 5; d++) {
+      block.kids.push(nodes.length);
+      nodes.push({ tag: "a", attrs: { href: `https://example.com/${d}` }, style: { display: "inline" }, kids: [nodes.length + 1] });
+      nodes.push({ text: `Link ${d}, ` });
+    }
+    nodes[1].kids.push(nodes.length); // the paragraph below, the body's second child
+  } else if (kind === "bare") {
     for (let d = 0; d < DEEP_LEVELS; d++) {
       nodes.push({ tag: "div", style: { display: d % 2 ? "contents" : "block" }, kids: [nodes.length + 1] });
     }
@@ -269,6 +280,7 @@ const heavyAnswers = heavy ? await readingBatch(heavy.map((h) => h.json)) : [];
 const deepAnswers = {
   bare: await readingBatch(Array.from({ length: REPS }, () => deepObservation("bare"))),
   lines: await readingBatch(Array.from({ length: REPS }, () => deepObservation("lines"))),
+  wide: await readingBatch(Array.from({ length: REPS }, () => deepObservation("wide"))),
 };
 const product = {};
 const readability = {};
@@ -397,11 +409,12 @@ if (heavy) {
   out.push("");
 }
 {
-  out.push(`### Deep pages at the node cap (synthetic observations), ${REPS} runs each`);
+  out.push(`### Deep and wide pages at the node cap (synthetic observations), ${REPS} runs each`);
   out.push("");
   const pages = [
     ["bare", `${DEEP_LEVELS.toLocaleString("en")} nested elements, no text but the bottom paragraph`],
     ["lines", `${DEEP_LINE_LEVELS.toLocaleString("en")} nested blocks, a line of text in each, every other a blockquote`],
+    ["wide", `${(DEEP_LINE_LEVELS - 5).toLocaleString("en")} links side by side in one block`],
   ];
   const failed = pages.filter(([k]) => !deepAnswers[k].length || deepAnswers[k].some((a) => !a.reading));
   if (failed.length) {

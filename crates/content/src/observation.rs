@@ -239,6 +239,8 @@ pub(crate) struct Tree<'a> {
     /// What kinds of element ([`Holder`]) hold each node, one bit each, read the first time a
     /// rule asks ([`Tree::is_under`]).
     holders: std::cell::OnceCell<Vec<u8>>,
+    /// What kinds each node holds below it ([`Tree::holds`]), likewise.
+    held: std::cell::OnceCell<Vec<u8>>,
 }
 
 /// A kind of element the rules ask whether a node is inside ([`Tree::is_under`]).
@@ -469,6 +471,7 @@ impl Observation {
             obs: self,
             parent,
             holders: std::cell::OnceCell::new(),
+            held: std::cell::OnceCell::new(),
         })
     }
 
@@ -554,6 +557,24 @@ impl Tree<'_> {
             holders
         });
         holders.get(i).is_some_and(|h| h & what.bit() != 0)
+    }
+
+    /// Whether an element below `i` (not `i` itself) is a `what`. Read for the whole tree at
+    /// once, from the leaves up, like [`Tree::is_under`].
+    pub fn holds(&self, i: usize, what: Holder) -> bool {
+        let held = self.held.get_or_init(|| {
+            let mut held = vec![0u8; self.obs.nodes.len()];
+            for n in self.top_down().into_iter().rev() {
+                if let Some(p) = self.parent_of(n) {
+                    let below = held.get(n).copied().unwrap_or(0) | Holder::of(self.node(n).tag());
+                    if let Some(h) = held.get_mut(p) {
+                        *h |= below;
+                    }
+                }
+            }
+            held
+        });
+        held.get(i).is_some_and(|h| h & what.bit() != 0)
     }
 
     /// Every node, each after its parent: from every top (the root, and any node no element

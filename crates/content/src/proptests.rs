@@ -303,7 +303,7 @@ fn observation(
     }
 }
 
-fn observations() -> impl Strategy<Value = Observation> {
+pub(crate) fn observations() -> impl Strategy<Value = Observation> {
     (
         prop::collection::vec(spec(), 0..60),
         any::<u8>(),
@@ -355,8 +355,9 @@ proptest! {
         }
     }
 
-    /// `Tree::is_under`, read once from the tops down, says what a walk up from each node says;
-    /// `Tree::top_down` lists every node once, each after its parent
+    /// `Tree::is_under`, read once from the tops down, says what a walk up from each node says,
+    /// `Tree::holds` what a walk down does; `Tree::top_down` lists every node once, each after
+    /// its parent
     /// (`an_element_under_a_heading_or_code_is_known_without_a_walk`).
     #[test]
     fn an_element_under_a_heading_or_code_is_known_without_a_walk(obs in observations()) {
@@ -370,6 +371,19 @@ proptest! {
                 tree.is_under(i, Holder::Heading),
                 above(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
             );
+        }
+        for i in 0..n {
+            let mut below = Vec::new();
+            let mut stack: Vec<usize> = obs.nodes[i].kids.iter().map(|&k| k as usize).collect();
+            while let Some(k) = stack.pop() {
+                below.push(obs.nodes[k].tag.clone().unwrap_or_default());
+                stack.extend(obs.nodes[k].kids.iter().map(|&k| k as usize));
+            }
+            prop_assert_eq!(
+                tree.holds(i, Holder::Heading),
+                below.iter().any(|t| matches!(t.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+            );
+            prop_assert_eq!(tree.holds(i, Holder::Code), below.iter().any(|t| matches!(t.as_str(), "pre" | "code")));
         }
         let order = tree.top_down();
         let mut place = vec![usize::MAX; n];

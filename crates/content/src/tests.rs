@@ -1610,6 +1610,64 @@ fn deep_nesting_does_not_overflow_the_stack() {
 }
 
 #[test]
+fn deep_nesting_under_a_heading_and_a_button_does_not_overflow_the_stack() {
+    // A heading with an id (read for the words its id spells) holding a button (asked whether it
+    // holds a heading) holding 50 000 nested divs: those walks are iterative too.
+    let depth = 50_000u32;
+    let mut nodes = vec![
+        Node {
+            tag: Some("html".into()),
+            kids: vec![1],
+            ..Node::default()
+        },
+        Node {
+            tag: Some("h2".into()),
+            attrs: [("id".to_owned(), "deep-text".to_owned())].into(),
+            kids: vec![2],
+            ..Node::default()
+        },
+        Node {
+            tag: Some("button".into()),
+            kids: vec![3],
+            ..Node::default()
+        },
+    ];
+    for i in 3..depth {
+        nodes.push(Node {
+            tag: Some("div".into()),
+            kids: vec![i + 1],
+            ..Node::default()
+        });
+    }
+    nodes.push(Node {
+        text: Some("deep text".into()),
+        ..Node::default()
+    });
+    let obs = Observation {
+        v: 1,
+        url: "https://example.com/".into(),
+        title: String::new(),
+        lang: None,
+        how: How::Drop,
+        root: 0,
+        point: Some(Point {
+            caret: Some(Anchor {
+                node: depth,
+                offset: 2,
+            }),
+            element: None,
+        }),
+        nodes,
+        selection: None,
+        field: None,
+        truncated: false,
+        base: None,
+    };
+    let r = reading(&obs);
+    assert_eq!(r.pointed.text, "deep text");
+}
+
+#[test]
 fn a_large_observation_stays_bounded() {
     // 30 000 nodes and ~2 MB of text, far over the collector's caps (an observation made by
     // something else, or an older collector): the reading still fits.

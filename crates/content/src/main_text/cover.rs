@@ -119,23 +119,20 @@ pub(super) fn cards(page: &Page<'_, '_, '_>) -> Vec<bool> {
         if !node.is_element() {
             continue;
         }
-        let kids: Vec<usize> = node
+        // The short linked children, counted by tag and class once (not each against all).
+        let shorts: Vec<usize> = node
             .kids
             .iter()
             .map(|&k| k as usize)
-            .filter(|&k| tree.node(k).is_element() && r.span(k).is_some())
+            .filter(|&k| tree.node(k).is_element() && r.span(k).is_some() && short_with_link(k))
             .collect();
-        for &k in &kids {
-            if !short_with_link(k) {
-                continue;
-            }
-            let key = (tree.node(k).tag(), tree.node(k).attr("class"));
-            let alike = kids
-                .iter()
-                .filter(|&&o| (tree.node(o).tag(), tree.node(o).attr("class")) == key)
-                .filter(|&&o| short_with_link(o))
-                .count();
-            if alike >= CARD_MIN_RUN {
+        let key = |k: usize| (tree.node(k).tag(), tree.node(k).attr("class"));
+        let mut alike: std::collections::HashMap<_, usize> = std::collections::HashMap::new();
+        for &k in &shorts {
+            *alike.entry(key(k)).or_default() += 1;
+        }
+        for &k in &shorts {
+            if alike.get(&key(k)).is_some_and(|&n| n >= CARD_MIN_RUN) {
                 set(&mut card, k, true);
             }
         }

@@ -238,15 +238,32 @@ fn spells(tree: &Tree<'_>, h: usize, id: &str) -> bool {
 /// The fewest words of a part's id that [`id_spells_heading`] reads as its heading's anchor.
 const SLUG_WORDS: usize = 4;
 
-/// The text of `i`'s subtree, in document order.
+/// Most bytes of a heading's text [`spells`] reads: a heading's words come first, and an
+/// element holding more is no heading an id was made of (every element with an id asks, and on a
+/// page nested thousands deep each holds the rest of the page).
+const SPELLED_TEXT_MAX: usize = 512;
+
+/// The text of `i`'s subtree, in document order, until it holds [`SPELLED_TEXT_MAX`] bytes;
+/// walked with a stack of its own, however deep the subtree nests.
 fn collect_text(tree: &Tree<'_>, i: usize, out: &mut String) {
-    let node = tree.node(i);
-    if let Some(t) = &node.text {
-        out.push_str(t);
-        out.push(' ');
-    }
-    for &k in &node.kids {
-        collect_text(tree, k as usize, out);
+    let mut stack = vec![i];
+    while let Some(n) = stack.pop() {
+        if out.len() >= SPELLED_TEXT_MAX {
+            return;
+        }
+        let node = tree.node(n);
+        if let Some(t) = &node.text {
+            let room = SPELLED_TEXT_MAX - out.len();
+            let end = t
+                .char_indices()
+                .map(|(at, c)| at + c.len_utf8())
+                .take_while(|&end| end <= room)
+                .last()
+                .unwrap_or(0);
+            out.push_str(t.get(..end).unwrap_or_default());
+            out.push(' ');
+        }
+        stack.extend(node.kids.iter().rev().map(|&k| k as usize));
     }
 }
 
@@ -500,18 +517,10 @@ fn is_accordion_title(tree: &Tree<'_>, i: usize) -> bool {
         .skip(1)
         .take(2)
         .any(|a| is_heading(tree.node(a).tag()))
-        || holds_heading(tree, i)
+        || tree.holds(i, Holder::Heading)
         || std::iter::once(i)
             .chain(tree.parent_of(i))
             .any(|k| hints(tree, k).contains("accordion"))
-}
-
-/// Whether an element holds a heading (`h1`–`h6`) among its descendants.
-fn holds_heading(tree: &Tree<'_>, i: usize) -> bool {
-    tree.node(i).kids.iter().any(|&k| {
-        let k = k as usize;
-        is_heading(tree.node(k).tag()) || holds_heading(tree, k)
-    })
 }
 
 /// Per rendered element: the counts the rules read, over its whole rendered subtree.
@@ -554,9 +563,37 @@ pub(super) struct Page<'t, 'o, 'r> {
     /// The rendered text's lines, each one's bytes if not blank and if long ([`line_bytes`]),
     /// read the first time a rule asks.
     lines: OnceCell<LineSums>,
+    /// Each node's nearest sectioning ancestor, and nearest `article` ([`nearest_above`]), read
+    /// the first time a rule asks.
+    sectioning: OnceCell<Vec<u32>>,
+    article: OnceCell<Vec<u32>>,
 }
 
 impl Page<'_, '_, '_> {
+    /// The nearest ancestor of `i` that is `main`, `article`, `section`, `aside` or `body`.
+    pub(super) fn nearest_sectioning(&self, i: usize) -> Option<usize> {
+        let nearest = self.sectioning.get_or_init(|| {
+            nearest_above(self.tree, |t| {
+                matches!(t, "main" | "article" | "section" | "aside" | "body")
+            })
+        });
+        nearest
+            .get(i)
+            .filter(|&&a| a != u32::MAX)
+            .map(|&a| a as usize)
+    }
+
+    /// The nearest `article` above `i`.
+    pub(super) fn nearest_article(&self, i: usize) -> Option<usize> {
+        let nearest = self
+            .article
+            .get_or_init(|| nearest_above(self.tree, |t| t == "article"));
+        nearest
+            .get(i)
+            .filter(|&&a| a != u32::MAX)
+            .map(|&a| a as usize)
+    }
+
     /// [`long_line_share`] of the rendered text from `a` to `b`, the same figure, in a search
     /// of the page's lines instead of a scan of the span.
     pub(super) fn long_line_share_of(&self, span: (usize, usize)) -> f64 {
@@ -609,6 +646,26 @@ pub(super) fn long_line_share(text: &str) -> f64 {
     }
 }
 
+/// For each node, its nearest ancestor (not itself) whose tag `is` picks, `u32::MAX` for none:
+/// read once from the tops down, where a walk up from each element costs the page's size times
+/// its depth.
+fn nearest_above(tree: &Tree<'_>, is: impl Fn(&str) -> bool) -> Vec<u32> {
+    let mut nearest = vec![u32::MAX; tree.obs.nodes.len()];
+    for n in tree.top_down() {
+        if let Some(p) = tree.parent_of(n) {
+            let above = if is(tree.node(p).tag()) {
+                p as u32
+            } else {
+                nearest.get(p).copied().unwrap_or(u32::MAX)
+            };
+            if let Some(slot) = nearest.get_mut(n) {
+                *slot = above;
+            }
+        }
+    }
+    nearest
+}
+
 /// A text's lines with running sums of two figures of each line, so a figure over the lines
 /// wholly inside a span is a subtraction and only the span's two end pieces are read: on a page
 /// nested thousands deep each element's span holds the rest of the page, and reading every span
@@ -644,18 +701,18 @@ impl LineSums {
 
     /// For `text[a..b]` (`text` the one the sums were made of): the figures summed over the
     /// lines wholly inside it, and its two end pieces (what of the first and of the last line
-    /// it holds). `None` when it lies inside one line, or is no span of the text: the caller
-    /// reads it.
+    /// it holds; a span inside one line is one piece, the other empty). `None` when it is no
+    /// span of the text.
     pub(super) fn split<'t>(
         &self,
         text: &'t str,
         (a, b): (usize, usize),
     ) -> Option<((usize, usize), [&'t str; 2])> {
-        text.get(a..b)?;
+        let whole = text.get(a..b)?;
         let line_of = |at: usize| self.starts.partition_point(|&s| s <= at).checked_sub(1);
         let (first, last) = (line_of(a)?, line_of(b)?);
         if first >= last {
-            return None;
+            return Some(((0, 0), [whole, ""]));
         }
         let next = *self.starts.get(first + 1)?;
         let last_start = *self.starts.get(last)?;
@@ -672,7 +729,7 @@ fn share_of_long_lines(lines: &LineSums, text: &str, (a, b): (usize, usize)) -> 
             let (x, y) = line_bytes(piece);
             (all + x, long + y)
         }),
-        None => return long_line_share(crate::render::sub(text, a, b)),
+        None => (0, 0),
     };
     if all == 0 {
         0.0
@@ -685,7 +742,7 @@ fn share_of_long_lines(lines: &LineSums, text: &str, (a, b): (usize, usize)) -> 
 fn line_bytes(line: &str) -> (usize, usize) {
     if line.trim().is_empty() {
         (0, 0)
-    } else if line.chars().count() >= LONG_LINE {
+    } else if line.chars().nth(LONG_LINE - 1).is_some() {
         (line.len(), line.len())
     } else {
         (line.len(), 0)
@@ -810,6 +867,8 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
         has_block,
         hints: vec![OnceCell::new(); n],
         lines: OnceCell::new(),
+        sectioning: OnceCell::new(),
+        article: OnceCell::new(),
     };
     let mut unlikely = vec![false; n];
     for &i in &r.order {
@@ -935,7 +994,15 @@ fn captions_code(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// (`a_numbered_figures_caption_is_kept`).
 fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let (a, b) = page.r.span(i).unwrap_or((0, 0));
-    let text = page.r.slice(a, b).trim_start().to_lowercase();
+    // Its start only: the word, spaces, a digit (a caption can hold the rest of the page).
+    let text = page
+        .r
+        .slice(a, b)
+        .trim_start()
+        .chars()
+        .take(FIGURE_HEAD_CHARS)
+        .collect::<String>()
+        .to_lowercase();
     FIGURE_WORDS.iter().any(|w| {
         text.strip_prefix(w)
             .is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
@@ -944,6 +1011,9 @@ fn numbers_its_figure(page: &Page<'_, '_, '_>, i: usize) -> bool {
 
 /// How a numbered figure's caption starts ([`numbers_its_figure`]; English only).
 const FIGURE_WORDS: &[&str] = &["figure", "fig.", "table", "listing", "diagram"];
+
+/// The characters of a caption's start [`numbers_its_figure`] reads.
+const FIGURE_HEAD_CHARS: usize = 32;
 
 #[cfg(test)]
 mod lines_tests {
@@ -975,6 +1045,29 @@ mod lines_tests {
                 while !text.is_char_boundary(b) { b -= 1; }
                 let scan = text.get(a..b).map_or(0.0, long_line_share);
                 prop_assert_eq!(share_of_long_lines(&lines, &text, (a, b)), scan, "{}..{}", a, b);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod nearest_tests {
+    use super::nearest_above;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// The nearest ancestor read once from the tops down is the one a walk up from each
+        /// node finds (`the_nearest_ancestor_is_known_without_a_walk`).
+        #[test]
+        fn the_nearest_ancestor_is_known_without_a_walk(obs in crate::proptests::observations()) {
+            let tree = obs.check().unwrap();
+            let is = |t: &str| matches!(t, "section" | "main" | "article");
+            let nearest = nearest_above(&tree, is);
+            for (i, &found) in nearest.iter().enumerate() {
+                let walked = tree.ancestors(i).skip(1).find(|&a| is(tree.node(a).tag()));
+                prop_assert_eq!(found, walked.map_or(u32::MAX, |a| a as u32), "node {}", i);
             }
         }
     }

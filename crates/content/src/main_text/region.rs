@@ -900,12 +900,9 @@ fn names_side_part(word: &str) -> bool {
 /// ancestor is a `section`, or the page's `main`, a landing page's hero of its title and lead
 /// (`a_header_inside_main_is_not_the_banner`; an `article`'s header is its title and byline,
 /// which the region leaves out as before).
-fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
-    tree.ancestors(i)
-        .skip(1)
-        .map(|a| tree.node(a).tag())
-        .find(|t| matches!(*t, "main" | "article" | "section" | "aside" | "body"))
-        .is_some_and(|t| matches!(t, "section" | "main"))
+fn heads_a_section(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    page.nearest_sectioning(i)
+        .is_some_and(|a| matches!(page.tree.node(a).tag(), "section" | "main"))
 }
 
 /// Whether an element is inside one of several sibling `article`s (a listing's entries, a
@@ -913,11 +910,7 @@ fn heads_a_section(tree: &Tree<'_>, i: usize) -> bool {
 /// the page's banner (`an_entrys_header_is_not_the_banner`).
 fn in_article(page: &Page<'_, '_, '_>, i: usize) -> bool {
     let tree = page.tree;
-    let Some(a) = tree
-        .ancestors(i)
-        .skip(1)
-        .find(|&a| tree.node(a).tag() == "article")
-    else {
+    let Some(a) = page.nearest_article(i) else {
         return false;
     };
     tree.parent_of(a).is_some_and(|p| {
@@ -1151,8 +1144,11 @@ fn is_quote(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// The lines of [`REPEAT_MIN`] bytes or more the region has read so far, for the quotes that
 /// repeat them ([`Quoted::repeats`]).
 pub(super) struct Quoted<'r> {
-    /// The trimmed lines read before `upto`.
+    /// The trimmed lines read before `upto`, and their lengths: a line of a length none of
+    /// them has is not hashed to be looked up (a block inside one line of a page's worth of table
+    /// cells is that long).
     seen: std::collections::HashSet<&'r str>,
+    lengths: std::collections::HashSet<usize>,
     /// Where the lines read so far end in the rendered text.
     upto: usize,
     /// The cuts made so far, in order, and the first that may lie past `upto`.
@@ -1185,6 +1181,7 @@ impl<'r> Quoted<'r> {
     pub(super) fn new(start: usize) -> Self {
         Quoted {
             seen: std::collections::HashSet::new(),
+            lengths: std::collections::HashSet::new(),
             upto: start,
             cuts: Vec::new(),
             next: 0,
@@ -1194,23 +1191,25 @@ impl<'r> Quoted<'r> {
     }
 
     /// Whether [`Quoted::repeats`] can only answer no, from the sums alone (the lines wholly
-    /// inside the block; its two end pieces read): a copy with a long line no earlier line had,
+    /// inside the block; its two end pieces read, so for a block inside one line the answer is
+    /// the reading's): a copy with a long line no earlier line had,
     /// or fewer than [`COPY_BYTES`] of long lines, or a quote whose lines cannot reach
     /// [`QUOTE_SEEN_SHARE`].
     fn surely_new(&mut self, r: &'r Rendered, (a, b): (usize, usize), quote: bool) -> bool {
-        if self.pieces {
-            return false;
-        }
         let lines = self.lines.get_or_insert_with(|| long_lines(&r.text));
         let Some(((long, repeated), pieces)) = lines.split(&r.text, (a, b)) else {
             return false;
         };
+        // Beside pieces of lines read, the sums undercount what the lines inside repeat.
+        if self.pieces && long > 0 {
+            return false;
+        }
         let (mut all, mut seen) = (long, repeated);
         for piece in pieces {
             let piece = piece.trim();
             if piece.len() >= REPEAT_MIN {
                 all += piece.len();
-                if self.seen.contains(piece) {
+                if self.has_seen(piece) {
                     seen += piece.len();
                 }
             }
@@ -1220,6 +1219,11 @@ impl<'r> Quoted<'r> {
         } else {
             seen < all || all < COPY_BYTES
         }
+    }
+
+    /// Whether a trimmed line was read before `upto`.
+    fn has_seen(&self, line: &str) -> bool {
+        self.lengths.contains(&line.len()) && self.seen.contains(line)
     }
 
     /// Reads the lines kept from `upto` to `to`, past the cuts.
@@ -1242,6 +1246,7 @@ impl<'r> Quoted<'r> {
                 if line.len() >= REPEAT_MIN {
                     self.pieces |= (k == 0 && !whole_start) || (k + 1 == count && !whole_end);
                     self.seen.insert(line);
+                    self.lengths.insert(line.len());
                 }
             }
             from = resume;
@@ -1280,7 +1285,7 @@ impl<'r> Quoted<'r> {
         for line in r.slice(a, b).lines().map(str::trim) {
             if line.len() >= REPEAT_MIN {
                 all += line.len();
-                if self.seen.contains(line) {
+                if self.has_seen(line) {
                     seen += line.len();
                 } else if !quote {
                     // A copy repeats every long line: the first new one settles it.
@@ -1505,7 +1510,24 @@ fn in_chrome(page: &Page<'_, '_, '_>) -> Vec<bool> {
 /// The page's banner: a `header` that heads no section and no entry of several ([`heads_a_section`],
 /// [`in_article`]).
 fn is_banner(page: &Page<'_, '_, '_>, i: usize) -> bool {
-    page.tree.node(i).tag() == "header" && !heads_a_section(page.tree, i) && !in_article(page, i)
+    page.tree.node(i).tag() == "header" && !heads_a_section(page, i) && !in_article(page, i)
+}
+
+/// Most class and id words of the kept parts around an element ([`is_cut`]'s `kept_words`).
+const KEPT_WORDS_MAX: usize = 64;
+
+/// The kept parts' words with those of one more inside them (`h`), each once, the nearest
+/// [`KEPT_WORDS_MAX`] (a page nesting a kept part in a kept part thousands deep would otherwise
+/// carry a longer string at every level).
+fn kept_words_with(kept: &str, h: &str) -> String {
+    let mut words: Vec<&str> = kept.split_ascii_whitespace().collect();
+    for w in h.split_ascii_whitespace() {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    let nearest = words.len().saturating_sub(KEPT_WORDS_MAX);
+    words.get(nearest..).unwrap_or_default().join(" ")
 }
 
 /// [`text`]'s one reading; the second (`second`: the bytes the first kept) keeps the menus
@@ -1559,7 +1581,7 @@ fn text_with(
             && named)
             || (shop && are_reviews(page, i));
         if prose && named && !cut {
-            let words = format!("{kept_words} {}", page.hints(i));
+            let words = kept_words_with(kept_words, page.hints(i));
             shield_words.insert(i, words);
             set(&mut shield, i, i);
         } else {
