@@ -10,7 +10,9 @@
 //!   (`a_font_probes_repeated_word_is_no_paragraph`).
 //!   Paragraphs inside unlikely parts (comments, related posts, sharing, navigation, asides,
 //!   footers, forms: see M4) never count (`comment_threads_are_not_candidates`; a cookie or
-//!   consent notice, `gdpr-banner`: `a_consent_banners_prose_is_no_candidate`), nor on a page
+//!   consent notice, `gdpr-banner`: `a_consent_banners_prose_is_no_candidate`; a notice that
+//!   scripts are off, a `noscript`'s "JavaScript is disabled…", which M4 and M8 cut as well:
+//!   `a_notice_that_scripts_are_off_is_no_content`), nor on a page
 //!   that sells (M8's buy control) those inside its furniture (customer reviews, seller,
 //!   returns: M8's class words), which M4 cuts too (`a_shops_reviews_are_not_its_article`);
 //!   M4 cuts its legal small print as M8 does (`a_shops_legal_small_print_is_cut`).

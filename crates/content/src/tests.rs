@@ -1364,6 +1364,43 @@ fn m4_noise_inside_the_chosen_part_is_cut() {
 }
 
 #[test]
+fn a_notice_that_scripts_are_off_is_no_content() {
+    // With scripts off a `noscript`'s elements show (R1): a forum's "JavaScript is disabled"
+    // banner, a slideshow's stand-in. The person sees them; the page's main text is not them.
+    // A `noscript` holding the page's own text stays.
+    let obs = page(vec![e(
+        "main",
+        vec![
+            e(
+                "noscript",
+                vec![e(
+                    "div",
+                    vec![x("JavaScript is disabled. For a better experience, please enable JavaScript in your browser before proceeding.")],
+                )],
+            ),
+            para("The first paragraph of the article, long enough to count, with commas, many."),
+            ea(
+                "p",
+                &[("class", "jetpack-slideshow-noscript robots-nocontent")],
+                vec![x("This slideshow requires JavaScript.")],
+            ),
+            para("The second paragraph of the article is here, and it has a comma."),
+            e(
+                "noscript",
+                vec![para("The third paragraph, kept for a tab without scripts, with a comma.")],
+            ),
+        ],
+    )]);
+    let main = reading(&drop_on(obs, "second paragraph"))
+        .page_text
+        .unwrap();
+    assert!(!main.contains("JavaScript"), "{main}");
+    assert!(main.starts_with("The first paragraph"), "{main}");
+    assert!(main.contains("The second paragraph"), "{main}");
+    assert!(main.contains("The third paragraph"), "{main}");
+}
+
+#[test]
 fn m2_scoring_prefers_the_prose_over_link_lists() {
     let prose =
         "This sentence, which has commas, is real prose, and it goes on for a while to count.";

@@ -489,13 +489,46 @@ pub(super) fn is_heading(tag: &str) -> bool {
     matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
-/// Noise by what the element is: its tag or role.
+/// Noise by what the element is: its tag or role, or a notice that scripts are off.
 pub(super) fn noise_by_kind(tree: &Tree<'_>, i: usize) -> bool {
     let node = tree.node(i);
     NOISE_TAGS.contains(&node.tag())
         || node
             .attr("role")
             .is_some_and(|r| NOISE_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
+        || is_script_notice(tree, i)
+}
+
+/// Most bytes of a notice that the page runs no scripts ([`is_script_notice`]).
+const SCRIPT_NOTICE_BYTES: usize = 300;
+
+/// A notice for a browser that runs no scripts: a `noscript` (its elements show when scripts
+/// are off, R1), or an element whose class or id names one (`jetpack-slideshow-noscript`), its
+/// text short ([`SCRIPT_NOTICE_BYTES`]) and speaking of JavaScript ("JavaScript is disabled.
+/// For a better experience, please enable JavaScript…", "Please enable JavaScript to view the
+/// comments"): what the page says when it cannot run, not its content
+/// (`a_notice_that_scripts_are_off_is_no_content`). A `noscript` holding the page's own text
+/// (its posts, for a tab without scripts) stays.
+fn is_script_notice(tree: &Tree<'_>, i: usize) -> bool {
+    let node = tree.node(i);
+    let names_noscript = |a: &str| {
+        a.as_bytes()
+            .windows(8)
+            .any(|w| w.eq_ignore_ascii_case(b"noscript"))
+    };
+    if !(node.tag() == "noscript"
+        || node.attr("class").is_some_and(names_noscript)
+        || node.attr("id").is_some_and(names_noscript))
+    {
+        return false;
+    }
+    let mut text = String::new();
+    collect_text(tree, i, &mut text);
+    text.len() <= SCRIPT_NOTICE_BYTES
+        && text
+            .as_bytes()
+            .windows(10)
+            .any(|w| w.eq_ignore_ascii_case(b"javascript"))
 }
 
 /// A button that asks a question: the title of a disclosure (an FAQ's question, which opens
