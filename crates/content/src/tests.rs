@@ -1602,16 +1602,11 @@ fn oversized_observations_are_refused() {
 
 // --- Bounded work -------------------------------------------------------------------------
 
-#[test]
-fn deep_nesting_does_not_overflow_the_stack() {
-    // 50 000 nested divs: every walk is iterative.
-    let mut nodes = vec![Node {
-        tag: Some("html".into()),
-        kids: vec![1],
-        ..Node::default()
-    }];
-    let depth = 50_000u32;
-    for i in 1..depth {
+/// The reading of a drop on "deep text" at the bottom of `depth` nested elements: `top` (each
+/// holding the next) and then `div`s.
+fn reading_of_deep_text(top: Vec<Node>, depth: u32) -> PageReading {
+    let mut nodes = top;
+    for i in nodes.len() as u32..depth {
         nodes.push(Node {
             tag: Some("div".into()),
             kids: vec![i + 1],
@@ -1642,16 +1637,28 @@ fn deep_nesting_does_not_overflow_the_stack() {
         truncated: false,
         base: None,
     };
-    let r = reading(&obs);
-    assert_eq!(r.pointed.text, "deep text");
+    reading(&obs)
+}
+
+#[test]
+fn deep_nesting_does_not_overflow_the_stack() {
+    // 50 000 nested divs: every walk is iterative.
+    let html = Node {
+        tag: Some("html".into()),
+        kids: vec![1],
+        ..Node::default()
+    };
+    assert_eq!(
+        reading_of_deep_text(vec![html], 50_000).pointed.text,
+        "deep text"
+    );
 }
 
 #[test]
 fn deep_nesting_under_a_heading_and_a_button_does_not_overflow_the_stack() {
     // A heading with an id (read for the words its id spells) holding a button (asked whether it
     // holds a heading) holding 50 000 nested divs: those walks are iterative too.
-    let depth = 50_000u32;
-    let mut nodes = vec![
+    let top = vec![
         Node {
             tag: Some("html".into()),
             kids: vec![1],
@@ -1669,39 +1676,7 @@ fn deep_nesting_under_a_heading_and_a_button_does_not_overflow_the_stack() {
             ..Node::default()
         },
     ];
-    for i in 3..depth {
-        nodes.push(Node {
-            tag: Some("div".into()),
-            kids: vec![i + 1],
-            ..Node::default()
-        });
-    }
-    nodes.push(Node {
-        text: Some("deep text".into()),
-        ..Node::default()
-    });
-    let obs = Observation {
-        v: 1,
-        url: "https://example.com/".into(),
-        title: String::new(),
-        lang: None,
-        how: How::Drop,
-        root: 0,
-        point: Some(Point {
-            caret: Some(Anchor {
-                node: depth,
-                offset: 2,
-            }),
-            element: None,
-        }),
-        nodes,
-        selection: None,
-        field: None,
-        truncated: false,
-        base: None,
-    };
-    let r = reading(&obs);
-    assert_eq!(r.pointed.text, "deep text");
+    assert_eq!(reading_of_deep_text(top, 50_000).pointed.text, "deep text");
 }
 
 #[test]
