@@ -298,7 +298,7 @@ fn unfolds(tree: &Tree<'_>, node: &Node) -> bool {
 
 /// R2's exception: the element at `i` is a tab panel hidden only as folded
 /// ([`hidden_only_as_folded`]), beside a sibling panel that shows.
-fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
+fn inactive_tab_panel(tree: &Tree<'_>, i: usize, folds: &Folds<'_>) -> bool {
     let node = tree.node(i);
     if !is_tab_panel(node) || !hidden_only_as_folded(node) {
         return false;
@@ -306,10 +306,45 @@ fn inactive_tab_panel(tree: &Tree<'_>, i: usize) -> bool {
     let Some(parent) = tree.parent_of(i) else {
         return false;
     };
-    tree.node(parent).kids.iter().any(|&k| {
-        let sibling = tree.node(k as usize);
-        k as usize != i && is_tab_panel(sibling) && !hides_subtree(sibling, false, true)
-    })
+    let shown = folds.shown_panels.get(&parent).copied().unwrap_or(0);
+    shown > usize::from(shows_as_panel(node))
+}
+
+/// A tab panel that shows ([`inactive_tab_panel`]'s sibling).
+fn shows_as_panel(node: &Node) -> bool {
+    is_tab_panel(node) && !hides_subtree(node, false, true)
+}
+
+/// What R2's exceptions ask of the whole page, read once: the ids collapsed toggles name
+/// ([`collapsed_parts`]) and, for each element, how many of its children are tab panels that
+/// show (a page of thousands of hidden panels side by side would otherwise have each look at
+/// all the others).
+struct Folds<'t> {
+    collapsed: HashSet<&'t str>,
+    shown_panels: std::collections::HashMap<usize, usize>,
+}
+
+impl<'t> Folds<'t> {
+    fn of(tree: &'t Tree<'_>) -> Folds<'t> {
+        let mut shown_panels = std::collections::HashMap::new();
+        for (i, node) in tree.obs.nodes.iter().enumerate() {
+            if let Some(parent) = tree.parent_of(i).filter(|_| shows_as_panel(node)) {
+                *shown_panels.entry(parent).or_insert(0) += 1;
+            }
+        }
+        Folds {
+            collapsed: collapsed_parts(tree),
+            shown_panels,
+        }
+    }
+
+    /// No part folded: the page as shown reads none of R2's exceptions.
+    fn none() -> Folds<'t> {
+        Folds {
+            collapsed: HashSet::new(),
+            shown_panels: std::collections::HashMap::new(),
+        }
+    }
 }
 
 /// The ids that collapsed toggles control: `aria-controls` of the elements whose `aria-expanded`
@@ -360,11 +395,11 @@ fn accordion_part(tree: &Tree<'_>, node: &Node) -> bool {
 }
 
 /// R2's exceptions an element is by itself, whatever hides it: an inactive tab panel, a part a
-/// collapsed toggle folds (`collapsed`: [`collapsed_parts`]) or an accordion's section. The render
+/// collapsed toggle folds ([`Folds`]) or an accordion's section. The render
 /// reads such a part in the unfolded view, and [`folds_content`] asks the same question.
-fn folded_part(tree: &Tree<'_>, i: usize, collapsed: &HashSet<&str>) -> bool {
-    inactive_tab_panel(tree, i)
-        || toggled_part(tree, tree.node(i), collapsed)
+fn folded_part(tree: &Tree<'_>, i: usize, folds: &Folds<'_>) -> bool {
+    inactive_tab_panel(tree, i, folds)
+        || toggled_part(tree, tree.node(i), &folds.collapsed)
         || accordion_part(tree, tree.node(i))
 }
 
@@ -724,22 +759,22 @@ pub(crate) fn render(tree: &Tree<'_>, wants: &[Want]) -> Rendered {
 /// (`both_views_agree_where_nothing_folds`). A folded part inside another counts even where its
 /// own box facts would not hide it: the check errs towards a second render, never against.
 pub(crate) fn folds_content(tree: &Tree<'_>) -> bool {
-    let collapsed = collapsed_parts(tree);
+    let folds = Folds::of(tree);
     (0..tree.obs.nodes.len()).any(|i| {
         let node = tree.node(i);
         unfolds(tree, node)
             || fades_in(tree, node)
             || reveals(tree, node)
-            || (folded_part(tree, i, &collapsed)
+            || (folded_part(tree, i, &folds)
                 && hides_subtree(node, overflow_is_the_viewports(tree, i), true))
     })
 }
 
 pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered {
     let n = tree.obs.nodes.len();
-    let collapsed = match view {
-        View::Unfolded => collapsed_parts(tree),
-        View::AsShown => HashSet::new(),
+    let folds = match view {
+        View::Unfolded => Folds::of(tree),
+        View::AsShown => Folds::none(),
     };
     let main_chain = holds_main(tree);
     let mut out = Out::default();
@@ -809,7 +844,7 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
                         && fades_in(tree, node)
                         && !hides_subtree_as(node, viewport_overflow, boxes, false, unseen))
                 {
-                    if view == View::AsShown || !folded_part(tree, i, &collapsed) {
+                    if view == View::AsShown || !folded_part(tree, i, &folds) {
                         place_inside(&mut anchor_pos, i, here);
                         continue;
                     }
@@ -1104,5 +1139,38 @@ fn place(
 fn set_range(range: &mut [Option<(usize, usize)>], i: usize, start: usize, end: usize) {
     if let Some(slot) = range.get_mut(i) {
         *slot = Some((start, end));
+    }
+}
+
+#[cfg(test)]
+mod folds_tests {
+    use super::{hides_subtree, inactive_tab_panel, is_tab_panel, Folds};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// A hidden tab panel is inactive beside a sibling panel that shows: counted once per
+        /// parent, it is what looking at every sibling says
+        /// (`an_inactive_tab_panel_is_known_without_looking_at_every_sibling`).
+        #[test]
+        fn an_inactive_tab_panel_is_known_without_looking_at_every_sibling(
+            obs in crate::proptests::observations(),
+        ) {
+            let tree = obs.check().unwrap();
+            let folds = Folds::of(&tree);
+            for i in 0..obs.nodes.len() {
+                let node = tree.node(i);
+                let looked = is_tab_panel(node)
+                    && super::hidden_only_as_folded(node)
+                    && tree.parent_of(i).is_some_and(|p| {
+                        tree.node(p).kids.iter().any(|&k| {
+                            let sibling = tree.node(k as usize);
+                            k as usize != i && is_tab_panel(sibling) && !hides_subtree(sibling, false, true)
+                        })
+                    });
+                prop_assert_eq!(inactive_tab_panel(&tree, i, &folds), looked, "node {}", i);
+            }
+        }
     }
 }

@@ -600,6 +600,9 @@ pub(super) struct Page<'t, 'o, 'r> {
     /// the first time a rule asks.
     sectioning: OnceCell<Vec<u32>>,
     article: OnceCell<Vec<u32>>,
+    /// For each element, whether it holds an entry's linked headline (M8's
+    /// `region::holds_a_linked_headline`), read for the whole page the first time it asks.
+    pub(super) headlines: OnceCell<Vec<bool>>,
 }
 
 impl Page<'_, '_, '_> {
@@ -902,6 +905,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
         lines: OnceCell::new(),
         sectioning: OnceCell::new(),
         article: OnceCell::new(),
+        headlines: OnceCell::new(),
     };
     let mut unlikely = vec![false; n];
     for &i in &r.order {

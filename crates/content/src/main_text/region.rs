@@ -1351,19 +1351,25 @@ const HEADLINE_BYTES: usize = 25;
 /// headline ("Data Saturday Chicago 2026"), where a menu's column heads its links with a word or
 /// two ("Topics", "Men's shoes": `a_listings_entries_with_linked_headlines_are_not_menus`).
 fn holds_a_linked_headline(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let held = page.headlines.get_or_init(|| linked_headlines(page));
+    at(held, i)
+}
+
+/// [`holds_a_linked_headline`] for every element, from the leaves up: a heading holds one when
+/// it is one itself (what is inside a heading is not asked apart), another element when a child
+/// does. One pass, where a walk down from each element costs the page's size times its depth.
+fn linked_headlines(page: &Page<'_, '_, '_>) -> Vec<bool> {
     let tree = page.tree;
-    let mut stack = vec![i];
-    while let Some(n) = stack.pop() {
-        let node = tree.node(n);
-        if is_heading(node.tag()) {
-            if at(&page.counts, n).links > 0 && len(page.r, n) >= HEADLINE_BYTES {
-                return true;
-            }
-            continue;
-        }
-        stack.extend(node.kids.iter().map(|&k| k as usize));
+    let mut held = vec![false; tree.obs.nodes.len()];
+    for n in tree.top_down().into_iter().rev() {
+        let own = if is_heading(tree.node(n).tag()) {
+            at(&page.counts, n).links > 0 && len(page.r, n) >= HEADLINE_BYTES
+        } else {
+            tree.node(n).kids.iter().any(|&k| at(&held, k as usize))
+        };
+        set(&mut held, n, own);
     }
-    false
+    held
 }
 
 /// Most links of one product's card ([`is_card_of_links`]).
@@ -1801,6 +1807,41 @@ mod long_lines_tests {
                 if repeats && quoted.cuts.last().is_none_or(|&(_, e)| e <= a) {
                     quoted.cuts.push((a, b));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod headline_tests {
+    use super::{holds_a_linked_headline, is_heading, HEADLINE_BYTES};
+    use crate::main_text::page::{at, len, survey};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Read for the page from the leaves up, whether an element holds a linked headline is
+        /// what a walk down from it says (`a_linked_headline_is_found_without_a_walk_down`).
+        #[test]
+        fn a_linked_headline_is_found_without_a_walk_down(obs in crate::proptests::observations()) {
+            let tree = obs.check().unwrap();
+            let r = crate::render::render(&tree, &[]);
+            let page = survey(&tree, &r);
+            for i in 0..obs.nodes.len() {
+                let mut stack = vec![i];
+                let mut walked = false;
+                while let Some(n) = stack.pop() {
+                    if is_heading(tree.node(n).tag()) {
+                        if at(&page.counts, n).links > 0 && len(&r, n) >= HEADLINE_BYTES {
+                            walked = true;
+                            break;
+                        }
+                        continue;
+                    }
+                    stack.extend(tree.node(n).kids.iter().map(|&k| k as usize));
+                }
+                prop_assert_eq!(holds_a_linked_headline(&page, i), walked, "node {}", i);
             }
         }
     }
