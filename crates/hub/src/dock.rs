@@ -66,6 +66,15 @@ fn write_escaped(out: &mut impl fmt::Write, s: &str) -> fmt::Result {
     out.write_str(&s[plain..])
 }
 
+/// What a `write_…` function writes, as a `String`. Writing into a `String` cannot fail (its
+/// `fmt::Write` never errs, and [`Esc`] only passes its writer's result on), so the `expect` here,
+/// the one place the dock says so, is never reached.
+fn html_of(write: impl FnOnce(&mut String) -> fmt::Result) -> String {
+    let mut html = String::new();
+    write(&mut html).expect("a String takes every write");
+    html
+}
+
 /// `s` escaped as [`write_escaped`] does, as a `Display` for `write!`.
 #[derive(Clone, Copy)]
 struct Esc<'a>(&'a str);
@@ -236,8 +245,7 @@ fn pairings_by_agent(
         .iter()
         .map(|a| {
             let list = by_agent.remove(a.handle.as_str()).unwrap_or_default();
-            let mut html = String::new();
-            write_pairings(&mut html, &list, csrf).expect("a String takes every write");
+            let html = html_of(|out| write_pairings(out, &list, csrf));
             (a.handle.clone(), html)
         })
         .collect()
@@ -252,9 +260,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, headers: HeaderMap) -> HubResult<
         .db
         .run(|s| Ok((s.agents()?, s.dock_pairings()?)))
         .await?;
-    let mut html = String::new();
-    write_page(&mut html, &agents, &pairings, &hub.csrf, version, &origin)
-        .expect("a String takes every write");
+    let html = html_of(|out| write_page(out, &agents, &pairings, &hub.csrf, version, &origin));
     let mut response = Html(html).into_response();
     security_headers(&mut response);
     Ok(response)
@@ -355,8 +361,7 @@ pub async fn connect(
         .await?
         .ok_or_else(|| HubError::NotFound("This hub has no such agent.".into()))?;
     let url = Hub::mcp_url(&request_origin(&headers, &hub), &agent.secret);
-    let mut html = String::new();
-    write_connect(&mut html, &agent, &url).expect("a String takes every write");
+    let html = html_of(|out| write_connect(out, &agent, &url));
     let mut response = Json(json!({ "agent": agent.handle, "html": html })).into_response();
     security_headers(&mut response);
     Ok(response)
