@@ -120,8 +120,10 @@
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
 //!   paragraphs: pages of many sections are read whole
 //!   (`a_part_short_of_two_thirds_of_the_prose_widens`).
-//! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation,
-//!   banners, forms of controls, menus of short links, cookie/share/newsletter/related parts, a
+//! - M8 region (`main_text/region.rs`): the declared `main` (else the body) without navigation
+//!   (DocBook's `navheader` and `navfooter` too: `a_docbook_pages_navigation_header_and_footer_are_cut`),
+//!   banners, forms of controls, menus of short links (not a table of contents:
+//!   `a_table_of_contents_is_not_a_menu`), cookie/share/newsletter/related parts, a
 //!   thread's author cards, signatures and page links, a shop's customer reviews (by class word or heading), seller
 //!   and returns parts, its disclaimers, and the
 //!   sections its recommendations headings start, a carousel of other products' cards, its controls' labels, its tooltips' popups; its navigation and

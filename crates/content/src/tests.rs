@@ -6990,6 +6990,116 @@ fn an_undated_page_of_prose_sections_reads_as_the_region() {
 }
 
 #[test]
+fn a_table_of_contents_is_not_a_menu() {
+    // A manual's chapter page as DocBook writes it: its title deep in a title block, its table
+    // of contents (each entry a link to a section's own page, numbered), a paragraph and a list. The contents are the chapter's
+    // structure, not a menu of short links; the site's menu, a block of short links as well, is.
+    let toc: Vec<T> = (1..=8)
+        .map(|n| {
+            e(
+                "dt",
+                vec![ea(
+                    "a",
+                    &[("href", &format!("indexes-{n}.html"))],
+                    vec![x(&format!("11.{n}. Index topic {n}"))],
+                )],
+            )
+        })
+        .collect();
+    let main = main_of(page(vec![
+        e(
+            "div",
+            vec![
+                link("Home"),
+                link("About"),
+                link("Download"),
+                link("Support"),
+            ],
+        ),
+        e(
+            "main",
+            vec![
+                ea(
+                    "div",
+                    &[("class", "titlepage")],
+                    vec![e(
+                        "div",
+                        vec![e("div", vec![e("h1", vec![x("Chapter 11. Indexes")])])],
+                    )],
+                ),
+                ea(
+                    "div",
+                    &[("class", "toc")],
+                    vec![
+                        e("p", vec![x("Table of Contents")]),
+                        ea("dl", &[("class", "toc")], toc),
+                    ],
+                ),
+                para(
+                    "Indexes are a common way to enhance database performance, though they add \
+                     overhead to the system as a whole.",
+                ),
+                e(
+                    "ul",
+                    (1..=6)
+                        .map(|n| e("li", vec![x(&format!("Index kind {n}: when it helps"))]))
+                        .collect(),
+                ),
+            ],
+        ),
+    ]));
+    assert!(main.contains("11.8. Index topic 8"), "{main}");
+    assert!(main.contains("enhance database performance"), "{main}");
+    assert!(!main.contains("Download"), "{main}");
+}
+
+#[test]
+fn a_docbook_pages_navigation_header_and_footer_are_cut() {
+    // DocBook's HTML: above and below each page a table of the previous, up and next pages
+    // (`navheader`, `navfooter`). A table of links is data on its own; these two are the
+    // manual's navigation.
+    let nav = |class: &str| {
+        ea(
+            "div",
+            &[("class", class)],
+            vec![e(
+                "table",
+                vec![e(
+                    "tr",
+                    vec![
+                        e("td", vec![link("Prev")]),
+                        e("td", vec![link("Up")]),
+                        e("td", vec![x("Part II. The SQL Language")]),
+                        e("td", vec![link("Home")]),
+                        e("td", vec![link("Next")]),
+                    ],
+                )],
+            )],
+        )
+    };
+    let main = main_of(page(vec![e(
+        "main",
+        vec![
+            nav("navheader"),
+            e("h1", vec![x("Chapter 11. Indexes")]),
+            e(
+                "ul",
+                (1..=6)
+                    .map(|n| e("li", vec![x(&format!("Index kind {n}: when it helps"))]))
+                    .collect(),
+            ),
+            para(
+                "Indexes are a common way to enhance database performance, though they add \
+                 overhead to the system as a whole.",
+            ),
+            nav("navfooter"),
+        ],
+    )]));
+    assert!(main.contains("enhance database performance"), "{main}");
+    assert!(!main.contains("The SQL Language"), "{main}");
+}
+
+#[test]
 fn a_pages_feature_blurbs_read_as_the_region() {
     // A landing page: its features, each a heading over a sentence or two (the article road's
     // part), then its pricing plans in short lines. The blurbs stand alone under their

@@ -611,6 +611,7 @@ pub(super) fn is_cut(
     }
     (cut_menus
         && is_menu(page, i)
+        && !names_contents(h)
         && !is_headed_list(page, i)
         && !is_list_of_names(page, i)
         && !is_table_data(page, i))
@@ -640,6 +641,19 @@ fn names_a_part_to_cut(
         || names_wiki_furniture(h)
         || (shop && (names_shop_furniture(h) || names_small_print(h)))
         || (h.split_ascii_whitespace().any(names_side_part) && !is_menu_of_prose(page, i, h))
+}
+
+/// Whether class or id words `h` name a table of contents: a token that is `toc` or has it as
+/// a part between `-` and `_` (`toc`, `toc-spy`, `post-toc`), or one that holds
+/// "table-of-contents" or "tableofcontents". A chapter's list of its sections is the page's
+/// structure, links alone though it is (`a_table_of_contents_is_not_a_menu`); a side part's
+/// is cut as that part is.
+fn names_contents(h: &str) -> bool {
+    h.split_ascii_whitespace().any(|t| {
+        t.split(['-', '_']).any(|p| p == "toc")
+            || t.contains("table-of-contents")
+            || t.contains("tableofcontents")
+    })
 }
 
 /// Fewest rows of a table whose rows of links are its data.
@@ -842,6 +856,8 @@ const FURNITURE_PARTS: &[&str] = &[
     "nav",
     "navbar",
     "navigation",
+    "navheader",
+    "navfooter",
     "menu",
     "topbar",
     "toolbar",
