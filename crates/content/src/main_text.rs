@@ -142,7 +142,9 @@
 //!   it is a page's questions and answers (an accordion, a FAQ: one section of a service page),
 //!   or it is a short part of a page that sells one product (its description, the region
 //!   holding its price, options and specifications), or the page is undated (no `time`, byline,
-//!   date or post's reading time, "6 min read": `a_reading_time_dates_the_page`) and the
+//!   date or post's reading time, "6 min read": `a_reading_time_dates_the_page`; a publishing
+//!   state, `status-publish`, or a testimonial's author is none:
+//!   `a_publishing_state_or_a_testimonials_author_does_not_date_the_page`) and the
 //!   region's text outside the part is mostly prose, the other sections of a landing page
 //!   (`an_undated_page_of_prose_sections_reads_as_the_region`), or its text is a landing
 //!   page's feature blurbs on an undated page (four lines of prose or more, none long, none
@@ -574,16 +576,27 @@ fn is_dated(page: &Page<'_, '_, '_>, region: &str) -> bool {
             && page.r.span(i).is_some()
             && (node.tag() == "time"
                 || ["class", "id", "itemprop"].iter().any(|a| {
-                    node.attr(a).is_some_and(|v| {
-                        let v = v.to_ascii_lowercase();
-                        DATE_WORDS.iter().any(|w| v.contains(w))
-                    })
+                    node.attr(a)
+                        .is_some_and(|v| v.split_ascii_whitespace().any(names_a_date))
                 })
                 || node
                     .attr("id")
                     .is_some_and(|v| v.to_ascii_lowercase().contains("comments")))
     }) || has_date(region)
         || has_reading_time(region)
+}
+
+/// Whether a class, id or itemprop token names a byline or a publication date ([`DATE_WORDS`]):
+/// not a publishing state, WordPress's `status-publish` on every page and product it serves and
+/// a publishing server's bare `publish`, nor a customer's name under a testimonial
+/// (`testimonial-author`): a landing page has those, undated
+/// (`a_publishing_state_or_a_testimonials_author_does_not_date_the_page`).
+fn names_a_date(token: &str) -> bool {
+    let t = token.to_ascii_lowercase();
+    DATE_WORDS.iter().any(|w| t.contains(w))
+        && t != "publish"
+        && !t.ends_with("status-publish")
+        && !t.contains("testimonial")
 }
 
 /// Whether a text holds a post's reading time ("6 min read", "8-minute read"): the page's

@@ -6990,6 +6990,56 @@ fn an_undated_page_of_prose_sections_reads_as_the_region() {
 }
 
 #[test]
+fn a_publishing_state_or_a_testimonials_author_does_not_date_the_page() {
+    // The service page above as WordPress serves it: its wrapper's class says the page is
+    // published (`status-publish`), and its testimonial names the customer in a
+    // `testimonial-author`. Neither is a byline or a date: its sections are still its text.
+    // The same name in a `post-author` is a story's byline, and the long section its article.
+    let service = |author_class: &str| {
+        let hero = vec![
+            e("h1", vec![x("Repairs, done")]),
+            para(
+                "Helping homeowners fix serious structural issues with grants of up to \
+                 twenty thousand dollars for each home.",
+            ),
+        ];
+        let body: Vec<T> = (0..8).map(|n| para(&prose(n, "Program"))).collect();
+        main_of(page(vec![
+            e("nav", vec![link("Home"), link("Programs"), link("About")]),
+            ea(
+                "article",
+                &[("class", "post-774 page type-page status-publish hentry")],
+                vec![
+                    e("section", vec![e("div", hero)]),
+                    e("section", vec![e("div", vec![e("div", body)])]),
+                    e(
+                        "section",
+                        vec![e(
+                            "div",
+                            vec![
+                                e("h2", vec![x("What people say")]),
+                                para(
+                                    "The partners answered every question we had and the \
+                                     repairs were finished before the winter came.",
+                                ),
+                                ea("div", &[("class", author_class)], vec![x("Stacey")]),
+                            ],
+                        )],
+                    ),
+                ],
+            ),
+        ]))
+    };
+    let undated = service("testimonial-author-wrapper");
+    assert!(undated.contains("Program sentence 7,"), "{undated}");
+    assert!(undated.contains("Helping homeowners fix"), "{undated}");
+    assert!(undated.contains("finished before the winter"), "{undated}");
+    let story = service("post-author");
+    assert!(story.contains("Program sentence 7,"), "{story}");
+    assert!(!story.contains("finished before the winter"), "{story}");
+}
+
+#[test]
 fn a_table_of_contents_is_not_a_menu() {
     // A manual's chapter page as DocBook writes it: its title deep in a title block, its table
     // of contents (each entry a link to a section's own page, numbered), a paragraph and a list. The contents are the chapter's
