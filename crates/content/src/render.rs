@@ -318,7 +318,8 @@ fn shows_as_panel(node: &Node) -> bool {
 /// What R2's exceptions ask of the whole page, read once: the ids collapsed toggles name
 /// ([`collapsed_parts`]) and, for each element, how many of its children are tab panels that
 /// show (a page of thousands of hidden panels side by side would otherwise have each look at
-/// all the others).
+/// all the others). The default folds nothing: the page as shown reads none of R2's exceptions.
+#[derive(Default)]
 struct Folds<'t> {
     collapsed: HashSet<&'t str>,
     shown_panels: std::collections::HashMap<usize, usize>,
@@ -335,14 +336,6 @@ impl<'t> Folds<'t> {
         Folds {
             collapsed: collapsed_parts(tree),
             shown_panels,
-        }
-    }
-
-    /// No part folded: the page as shown reads none of R2's exceptions.
-    fn none() -> Folds<'t> {
-        Folds {
-            collapsed: HashSet::new(),
-            shown_panels: std::collections::HashMap::new(),
         }
     }
 }
@@ -774,7 +767,7 @@ pub(crate) fn render_as(tree: &Tree<'_>, wants: &[Want], view: View) -> Rendered
     let n = tree.obs.nodes.len();
     let folds = match view {
         View::Unfolded => Folds::of(tree),
-        View::AsShown => Folds::none(),
+        View::AsShown => Folds::default(),
     };
     let main_chain = holds_main(tree);
     let mut out = Out::default();
