@@ -5469,6 +5469,78 @@ fn a_list_under_its_heading_beside_prose_is_not_a_menu() {
 }
 
 #[test]
+fn a_section_of_lists_under_its_heading_and_lead_is_not_a_menu() {
+    // A wiki's category page: what the category holds, then a section of its own, its heading,
+    // a lead saying how many pages it lists, then the pages in columns by letter, all links. A
+    // menu of the site's links stands beside it under no heading.
+    let href = |h: &str, t: &str| ea("a", &[("href", h)], vec![x(t)]);
+    let column = |l: &str| {
+        e(
+            "div",
+            vec![
+                e("h3", vec![x(l)]),
+                e(
+                    "ul",
+                    (0..10)
+                        .map(|n| {
+                            e(
+                                "li",
+                                vec![href(
+                                    &format!("/wiki/{l}{n}"),
+                                    &format!("{l}lang {n} (language)"),
+                                )],
+                            )
+                        })
+                        .collect(),
+                ),
+            ],
+        )
+    };
+    let pages = ea(
+        "div",
+        &[("id", "mw-pages")],
+        vec![
+            e("h2", vec![x("Pages in category \"Programming languages\"")]),
+            para("The following 180 pages are in this category, out of 180 total. This list may not reflect recent changes."),
+            ea(
+                "div",
+                &[("class", "mw-content-ltr")],
+                vec![e(
+                    "div",
+                    ["B", "C", "D", "F", "G", "H", "K", "L", "M", "N", "P", "R"]
+                        .iter()
+                        .map(|l| column(l))
+                        .collect(),
+                )],
+            ),
+        ],
+    );
+    let menu = e(
+        "div",
+        ["Home", "Random", "Donate", "Help"]
+            .iter()
+            .map(|s| href("/wiki/Menu", s))
+            .collect(),
+    );
+    let main = main_of(page(vec![
+        menu,
+        e(
+            "main",
+            vec![
+                e("h1", vec![x("Category:Programming languages")]),
+                para("This category lists programming languages: artificial languages for expressing computations, from the earliest assembly languages to those of today."),
+                para("Languages used only for markup or for describing data are in their own categories, as are the dialects and implementations of each language listed here."),
+                pages,
+            ],
+        ),
+    ]));
+    for name in ["Blang 0", "Flang 5", "Klang 9", "The following 180 pages"] {
+        assert!(main.contains(name), "{name}: {main}");
+    }
+    assert!(!main.contains("Donate"), "{main}");
+}
+
+#[test]
 fn a_listing_whose_only_grid_is_named_related_keeps_it() {
     // A shop's category page built from a theme's "related products" block: its heading, then
     // the grid of the category's products in `section.related-product`, nothing else outside

@@ -25,6 +25,9 @@
 //! heading or a long linked title, and some plain text: `a_listings_entries_with_linked_titles_are_not_menus`,
 //! `a_listings_entries_with_long_linked_titles_are_not_menus`; nor a list under its own heading
 //! beside the region's prose, a wiki's index by letter: `a_list_under_its_heading_beside_prose_is_not_a_menu`;
+//! nor a section of lists that opens with its heading and holds a lead paragraph, a wiki's
+//! category page, nor a group of links inside such a list or section, its entries under one
+//! letter: `a_section_of_lists_under_its_heading_and_lead_is_not_a_menu`;
 //! nor one line of links joined by commas, a paper's authors: `a_line_of_linked_names_is_not_a_menu`;
 //! nor a table's rows of linked names, a list of laureates by year, though a row of one button
 //! under each plan is cut: `a_tables_rows_of_links_are_its_data`; nor, when cutting them leaves
@@ -612,7 +615,7 @@ pub(super) fn is_cut(
     (cut_menus
         && is_menu(page, i)
         && !names_contents(h)
-        && !is_headed_list(page, i)
+        && !is_listed(page, i)
         && !is_list_of_names(page, i)
         && !is_table_data(page, i))
         || is_control_label(page, i)
@@ -1423,14 +1426,36 @@ fn is_headed_list(page: &Page<'_, '_, '_>, i: usize) -> bool {
     };
     let starts_with_heading = is_heading(tree.node(heading).tag())
         || first_shown(page, heading).is_some_and(|k| is_heading(tree.node(k).tag()));
-    let beside_prose = tree.parent_of(block).is_some_and(|p| {
-        shown_kids(page, p).any(|k| {
-            tree.node(k).tag() == "p"
-                && len(page.r, k) >= BESIDE_PROSE_BYTES
-                && page.density(k) < 0.5
-        })
-    });
+    let beside_prose = tree
+        .parent_of(block)
+        .is_some_and(|p| shown_kids(page, p).any(|k| is_lead(page, k)));
     starts_with_heading && beside_prose && !first_link_is_in_page(tree, i)
+}
+
+/// Whether a block of short links is the page's lists under their heading ([`is_headed_list`],
+/// [`is_headed_section`]); the blocks of links inside it are its entries, each list under its
+/// own letter (`a_section_of_lists_under_its_heading_and_lead_is_not_a_menu`).
+fn is_listed(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    is_menu(page, i) && (is_headed_list(page, i) || is_headed_section(page, i))
+}
+
+/// Whether a block of short links is a section of the page's text: its first shown child is a
+/// heading (or starts with one), and a paragraph of [`BESIDE_PROSE_BYTES`] or more with little
+/// link text stands among its children, under it the lists its heading and paragraph introduce
+/// (a wiki's category page: "Pages in category …", how many there are, then the pages by
+/// letter: `a_section_of_lists_under_its_heading_and_lead_is_not_a_menu`).
+fn is_headed_section(page: &Page<'_, '_, '_>, i: usize) -> bool {
+    let tree = page.tree;
+    let starts_with_heading = first_shown(page, i).is_some_and(|k| {
+        is_heading(tree.node(k).tag())
+            || first_shown(page, k).is_some_and(|j| is_heading(tree.node(j).tag()))
+    });
+    starts_with_heading && shown_kids(page, i).any(|k| is_lead(page, k))
+}
+
+/// Whether `k` is a paragraph of [`BESIDE_PROSE_BYTES`] or more with little link text.
+fn is_lead(page: &Page<'_, '_, '_>, k: usize) -> bool {
+    page.tree.node(k).tag() == "p" && len(page.r, k) >= BESIDE_PROSE_BYTES && page.density(k) < 0.5
 }
 
 /// The element children of `p` that show text, in order.
@@ -1583,7 +1608,12 @@ fn text_with(
     let mut shield: Vec<usize> = vec![usize::MAX; page.tree.obs.nodes.len()];
     let mut shield_words: std::collections::HashMap<usize, String> =
         std::collections::HashMap::new();
+    // Whether an element is, or is inside, a block of links kept as the page's lists under
+    // their heading ([`is_listed`]): the groups of links inside it are its entries, not menus.
+    let mut listed = vec![false; page.tree.obs.nodes.len()];
     let (text, kept) = text_without(page, root, |i, (a, b)| {
+        let in_list = page.tree.parent_of(i).is_some_and(|p| at(&listed, p));
+        set(&mut listed, i, in_list || is_listed(page, i));
         let inherited = page
             .tree
             .parent_of(i)
@@ -1595,7 +1625,14 @@ fn text_with(
             || {
                 let cut_menus = !keep_menus || at(&chrome, i);
                 let cut_related = cut_menus || second.is_some_and(|first| b - a <= first);
-                is_cut(page, i, shop, kept_words, cut_menus, cut_related)
+                is_cut(
+                    page,
+                    i,
+                    shop,
+                    kept_words,
+                    cut_menus && !in_list,
+                    cut_related,
+                )
             }
             || (one && at(&carousels, i) && are_product_cards(page, i));
         let cut = ((!big
