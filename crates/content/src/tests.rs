@@ -3753,7 +3753,8 @@ fn a_components_pieces_named_after_it_are_kept() {
 #[test]
 fn illustrations_drawn_in_markup_are_cut_from_the_region() {
     // A landing page's sections, each a heading and a short line, one with a picture of the
-    // product drawn in markup (its sample issues): the picture is not the page's text.
+    // product drawn in markup (its sample issues), one with a graphic of its editor: the
+    // pictures are not the page's text.
     let section = |n: usize, picture: Option<T>| {
         let mut kids = vec![
             e("h2", vec![x(&format!("Plan the work {n}"))]),
@@ -3778,17 +3779,39 @@ fn illustrations_drawn_in_markup_are_cut_from_the_region() {
         &[("class", "PageSection_illustration__p1")],
         vec![e("div", issues)],
     );
+    // An editor drawn as a component's graphic, its code the picture's; a list styled as
+    // graphics (`graphic-list`) is text.
+    let editor = ea(
+        "section",
+        &[("class", "feature-graphic")],
+        vec![e(
+            "pre",
+            vec![x(
+                "import { createSignal } from \"solid-js\";\nexport function MailList() {}",
+            )],
+        )],
+    );
+    let steps = ea(
+        "ul",
+        &[("class", "graphic-list")],
+        vec![
+            e("li", vec![x("Write the plan with your team in one place.")]),
+            e("li", vec![x("Ship each step when it is ready for review.")]),
+        ],
+    );
     let main = main_of(page(vec![e(
         "main",
         vec![
             e("h1", vec![x("The product development system for teams")]),
             section(0, Some(picture)),
-            section(1, None),
-            section(2, None),
+            section(1, Some(editor)),
+            section(2, Some(steps)),
         ],
     )]));
     assert!(main.contains("product 2 at a glance"), "{main}");
     assert!(!main.contains("ENG-204"), "{main}");
+    assert!(!main.contains("createSignal"), "{main}");
+    assert!(main.contains("Ship each step"), "{main}");
 }
 
 #[test]

@@ -774,13 +774,21 @@ fn are_product_cards(page: &Page<'_, '_, '_>, i: usize) -> bool {
 /// An illustration drawn in markup (a product's mock-up in a landing page's section, its
 /// sample issues, code and buttons): a class token whose component or element name (a part
 /// between `_` and `-`) ends in "illustration" or is "mockup" (`PageSection_illustration__x`,
-/// `ReviewsIllustration_root`): a picture of the product, not its text
-/// (`illustrations_drawn_in_markup_are_cut_from_the_region`).
+/// `ReviewsIllustration_root`), or whose last part is "graphic", a component's graphic
+/// (`ProductFeatureCard__graphic`, `swimlane-graphic`: an editor drawn with its code; not a
+/// `graphic-list`, a list styled so, nor a bare `graphic`): a picture of the product, not its
+/// text (`illustrations_drawn_in_markup_are_cut_from_the_region`).
 fn names_illustration(tree: &Tree<'_>, i: usize) -> bool {
     tree.node(i).attr("class").is_some_and(|v| {
-        v.to_ascii_lowercase()
-            .split(|c: char| c.is_ascii_whitespace() || c == '_' || c == '-')
+        let v = v.to_ascii_lowercase();
+        v.split(|c: char| c.is_ascii_whitespace() || c == '_' || c == '-')
             .any(|part| part.ends_with("illustration") || part == "mockup")
+            || v.split_ascii_whitespace().any(|t| {
+                t != "graphic"
+                    && t.rsplit(['-', '_'])
+                        .next()
+                        .is_some_and(|last| last == "graphic")
+            })
     })
 }
 
