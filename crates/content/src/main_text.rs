@@ -114,7 +114,11 @@
 //!   or more, each say in 25 bytes of their own what their link is, nor a list inside one of
 //!   its items, nor those lists' items as all-link blocks (a reference's guides, "Learn about
 //!   datasets, the top-level container of tables": `a_list_of_links_each_described_is_kept`;
-//!   a list of bare headlines is still cut).
+//!   a list of bare headlines is still cut), nor for its link text a list placed as three of its
+//!   siblings or more are, each under a heading of one tag (or that heading and a short lead),
+//!   nor its items: a buying guide's picks under each tool, a course's lessons under each topic,
+//!   where a closing "Other posts you may enjoy" stands alone (`main_text/link_lists.rs`:
+//!   `lists_of_links_under_each_heading_are_kept`).
 //! - M5 with no candidate, the whole `<body>`'s visible text.
 //! - M7 cover (`main_text/cover.rs`): the chosen part grows to the nearest ancestor holding 65 %
 //!   of the page's prose (not teaser cards or blocks of teasers), when that adds two or more
@@ -160,6 +164,7 @@ use crate::observation::{Node, Tree};
 use crate::render::{layout, Layout, Rendered};
 
 mod cover;
+mod link_lists;
 mod page;
 mod region;
 
@@ -1157,6 +1162,7 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         && text.len() < 160
         && page.density(i) > 0.9
         && !is_described_link_list_part(page, i)
+        && !link_lists::in_headed_link_list(page, i)
     {
         return true;
     }
@@ -1231,7 +1237,10 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
     }
     let density = page.density(i);
     let annotated = is_list_of_annotated_links(page, i);
-    if ((weight < 25.0 && density > 0.5) || density > 0.7) && !annotated {
+    if ((weight < 25.0 && density > 0.5) || density > 0.7)
+        && !annotated
+        && !link_lists::in_headed_link_list(page, i)
+    {
         return true;
     }
     if c.commas >= 10 {

@@ -2190,6 +2190,93 @@ fn headline_lists_are_cut() {
 }
 
 #[test]
+fn lists_of_links_under_each_heading_are_kept() {
+    // A buying guide (dated): under each tool's heading, a paragraph on it, then "Top picks:" over a
+    // short list of the models it recommends, each a link to the shop; at the end one list of
+    // links under "Other posts you may enjoy", placed as no other list is, and a course's
+    // outline, each topic's heading, a line on it and its lessons.
+    let href = |h: &str, t: &str| ea("a", &[("href", h)], vec![x(t)]);
+    let picks = |n: usize| {
+        e(
+            "ul",
+            ["Fluke", "Klein"]
+                .iter()
+                .map(|m| {
+                    e(
+                        "li",
+                        vec![href("https://shop.example/", &format!("{m} model {n}"))],
+                    )
+                })
+                .collect(),
+        )
+    };
+    let mut kids = vec![
+        e("time", vec![x("March 3, 2025")]),
+        para(&prose(0, "Intro")),
+    ];
+    for n in 0..4 {
+        kids.push(e("h3", vec![x(&format!("{}. Tool number {n}", n + 1))]));
+        kids.push(para(&[prose(n + 1, "Tool"), prose(n + 2, "Use")].join(" ")));
+        kids.push(e("h4", vec![x("Top picks:")]));
+        kids.push(picks(n));
+    }
+    kids.push(e("h3", vec![x("Other posts you may enjoy")]));
+    kids.push(e(
+        "ul",
+        (0..3)
+            .map(|n| e("li", vec![href("/blog/", &format!("Another post {n}"))]))
+            .collect(),
+    ));
+    let main = main_of(page(vec![ea(
+        "article",
+        &[("class", "post-content")],
+        kids,
+    )]));
+    for n in 0..4 {
+        assert!(main.contains(&format!("Fluke model {n}")), "{main}");
+    }
+    assert!(!main.contains("Another post"), "{main}");
+
+    // The course, under the page's header: each topic's heading, one line on it, its lessons.
+    let lessons = |t: usize| {
+        e(
+            "ul",
+            (0..2)
+                .map(|n| {
+                    e(
+                        "li",
+                        vec![href("/learn/", &format!("Lesson {n} of topic {t}"))],
+                    )
+                })
+                .collect(),
+        )
+    };
+    let mut kids = vec![
+        e("time", vec![x("March 3, 2025")]),
+        para(&prose(0, "Course")),
+    ];
+    for t in 0..4 {
+        kids.push(e("h3", vec![x(&format!("Topic {t}"))]));
+        kids.push(para(&format!("What topic {t} teaches, in one line.")));
+        kids.push(lessons(t));
+        kids.push(para(
+            &[prose(t + 1, "More"), prose(t + 2, "Then")].join(" "),
+        ));
+    }
+    let main = main_of(page(vec![
+        e(
+            "div",
+            vec![
+                e("h1", vec![x("A course in machine learning")]),
+                para(&prose(9, "Header")),
+            ],
+        ),
+        e("article", kids),
+    ]));
+    assert!(main.contains("Lesson 1 of topic 3"), "{main}");
+}
+
+#[test]
 fn a_list_of_links_each_described_is_kept() {
     // A reference's overview: prose, then a list whose items each link a guide and say in a few
     // words of their own what it is (most of each item is its link), one item opening a list of

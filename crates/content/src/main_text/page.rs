@@ -603,6 +603,9 @@ pub(super) struct Page<'t, 'o, 'r> {
     /// For each element, whether it holds an entry's linked headline (M8's
     /// `region::holds_a_linked_headline`), read for the whole page the first time it asks.
     pub(super) headlines: OnceCell<Vec<bool>>,
+    /// For each element, whether it is a list of links under its heading among alike ones
+    /// (M4's `link_lists::headed_link_lists`), read for the whole page the first time it asks.
+    pub(super) headed_lists: OnceCell<Vec<bool>>,
 }
 
 impl Page<'_, '_, '_> {
@@ -906,6 +909,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
         sectioning: OnceCell::new(),
         article: OnceCell::new(),
         headlines: OnceCell::new(),
+        headed_lists: OnceCell::new(),
     };
     let mut unlikely = vec![false; n];
     for &i in &r.order {
