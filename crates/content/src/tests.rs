@@ -2195,25 +2195,16 @@ fn lists_of_links_under_each_heading_are_kept() {
     // short list of the models it recommends, each a link to the shop; at the end one list of
     // links under "Other posts you may enjoy", placed as no other list is, and a course's
     // outline, each topic's heading, a line on it and its lessons.
-    let href = |h: &str, t: &str| ea("a", &[("href", h)], vec![x(t)]);
-    let picks = |n: usize| {
-        e(
-            "ul",
-            ["Fluke", "Klein"]
-                .iter()
-                .map(|m| {
-                    e(
-                        "li",
-                        vec![href("https://shop.example/", &format!("{m} model {n}"))],
-                    )
-                })
-                .collect(),
-        )
+    let links = |to: &str, texts: Vec<String>| {
+        let item = |t: &String| e("li", vec![ea("a", &[("href", to)], vec![x(t)])]);
+        e("ul", texts.iter().map(item).collect())
     };
-    let mut kids = vec![
-        e("time", vec![x("March 3, 2025")]),
-        para(&prose(0, "Intro")),
-    ];
+    let dated = |first: &str| vec![e("time", vec![x("March 3, 2025")]), para(&prose(0, first))];
+    let picks = |n: usize| {
+        let models = ["Fluke", "Klein"].map(|m| format!("{m} model {n}"));
+        links("https://shop.example/", models.to_vec())
+    };
+    let mut kids = dated("Intro");
     for n in 0..4 {
         kids.push(e("h3", vec![x(&format!("{}. Tool number {n}", n + 1))]));
         kids.push(para(&[prose(n + 1, "Tool"), prose(n + 2, "Use")].join(" ")));
@@ -2221,11 +2212,9 @@ fn lists_of_links_under_each_heading_are_kept() {
         kids.push(picks(n));
     }
     kids.push(e("h3", vec![x("Other posts you may enjoy")]));
-    kids.push(e(
-        "ul",
-        (0..3)
-            .map(|n| e("li", vec![href("/blog/", &format!("Another post {n}"))]))
-            .collect(),
+    kids.push(links(
+        "/blog/",
+        (0..3).map(|n| format!("Another post {n}")).collect(),
     ));
     let main = main_of(page(vec![ea(
         "article",
@@ -2239,22 +2228,12 @@ fn lists_of_links_under_each_heading_are_kept() {
 
     // The course, under the page's header: each topic's heading, one line on it, its lessons.
     let lessons = |t: usize| {
-        e(
-            "ul",
-            (0..2)
-                .map(|n| {
-                    e(
-                        "li",
-                        vec![href("/learn/", &format!("Lesson {n} of topic {t}"))],
-                    )
-                })
-                .collect(),
+        links(
+            "/learn/",
+            (0..2).map(|n| format!("Lesson {n} of topic {t}")).collect(),
         )
     };
-    let mut kids = vec![
-        e("time", vec![x("March 3, 2025")]),
-        para(&prose(0, "Course")),
-    ];
+    let mut kids = dated("Course");
     for t in 0..4 {
         kids.push(e("h3", vec![x(&format!("Topic {t}"))]));
         kids.push(para(&format!("What topic {t} teaches, in one line.")));
@@ -3483,6 +3462,12 @@ fn the_page_text_fits_the_cap_with_the_pointed_part_and_is_of_the_same_page() {
 /// A short link (a card's title or a menu entry).
 fn link(text: &str) -> T {
     e("a", vec![x(text)])
+}
+
+/// A site's menu beside the main content: a block of links to its other pages.
+fn site_menu(labels: &[&str]) -> T {
+    let item = |s: &&str| ea("a", &[("href", "/menu")], vec![x(s)]);
+    e("div", labels.iter().map(item).collect())
 }
 
 #[test]
@@ -5563,13 +5548,7 @@ fn a_list_under_its_heading_beside_prose_is_not_a_menu() {
     for l in ["B", "C", "D"] {
         kids.extend(letter(l));
     }
-    let menu = e(
-        "div",
-        ["Home", "Random", "Donate", "Help"]
-            .iter()
-            .map(|s| href("/wiki/Menu", s))
-            .collect(),
-    );
+    let menu = site_menu(&["Home", "Random", "Donate", "Help"]);
     let main = main_of(page(vec![menu, e("main", kids)]));
     for name in ["Blang 0", "Clang 5", "Dlang 3"] {
         assert!(main.contains(name), "{name}: {main}");
@@ -5625,13 +5604,7 @@ fn a_section_of_lists_under_its_heading_and_lead_is_not_a_menu() {
             ),
         ],
     );
-    let menu = e(
-        "div",
-        ["Home", "Random", "Donate", "Help"]
-            .iter()
-            .map(|s| href("/wiki/Menu", s))
-            .collect(),
-    );
+    let menu = site_menu(&["Home", "Random", "Donate", "Help"]);
     let main = main_of(page(vec![
         menu,
         e(
@@ -5841,13 +5814,7 @@ fn a_line_of_linked_names_is_not_a_menu() {
             ],
         )
     };
-    let menu = e(
-        "div",
-        ["Home", "Search", "Help", "About"]
-            .iter()
-            .map(|s| ea("a", &[("href", "/menu")], vec![x(s)]))
-            .collect(),
-    );
+    let menu = site_menu(&["Home", "Search", "Help", "About"]);
     let main = main_of(page(vec![
         menu,
         e(
@@ -5920,13 +5887,7 @@ fn a_tables_rows_of_links_are_its_data() {
             ],
         )],
     );
-    let menu = e(
-        "div",
-        ["Home", "Search", "Help", "About"]
-            .iter()
-            .map(|s| ea("a", &[("href", "/menu")], vec![x(s)]))
-            .collect(),
-    );
+    let menu = site_menu(&["Home", "Search", "Help", "About"]);
     let main = main_of(page(vec![
         menu,
         e(
