@@ -4997,7 +4997,8 @@ fn a_posts_reply_buttons_are_cut() {
 #[test]
 fn a_cards_booking_and_detail_buttons_are_cut() {
     // A listing of tours and jobs: each card a title, a line and its buttons ("Book now",
-    // "View options", "Read full article", "View company profile", "Toggle caption").
+    // "View options", "Read full article", "View company profile", "Toggle caption"; "Learn
+    // more", its link's label naming the card for screen readers only).
     let cards: Vec<T> = (0..4)
         .map(|n| {
             e(
@@ -5010,6 +5011,20 @@ fn a_cards_booking_and_detail_buttons_are_cut() {
                     link("Read full article"),
                     link("View company profile"),
                     e("button", vec![x("Toggle caption")]),
+                    e(
+                        "p",
+                        vec![e(
+                            "a",
+                            vec![
+                                x("Learn more"),
+                                ea(
+                                    "span",
+                                    &[("class", "sr-only")],
+                                    vec![x(&format!(": the glacier walk {n}"))],
+                                ),
+                            ],
+                        )],
+                    ),
                 ],
             )
         })
@@ -5027,6 +5042,7 @@ fn a_cards_booking_and_detail_buttons_are_cut() {
             "Read full article",
             "View company profile",
             "Toggle caption",
+            "Learn more",
         ],
     );
 }

@@ -606,6 +606,9 @@ pub(super) struct Page<'t, 'o, 'r> {
     /// For each element, whether it is a list of links under its heading among alike ones
     /// (M4's `link_lists::headed_link_lists`), read for the whole page the first time it asks.
     pub(super) headed_lists: OnceCell<Vec<bool>>,
+    /// The rendered spans of the outermost elements named as text for screen readers only, in
+    /// order ([`Page::screen_reader_spans`]).
+    screen_reader: OnceCell<Vec<(usize, usize)>>,
 }
 
 impl Page<'_, '_, '_> {
@@ -620,6 +623,34 @@ impl Page<'_, '_, '_> {
             .get(i)
             .filter(|&&a| a != u32::MAX)
             .map(|&a| a as usize)
+    }
+
+    /// The spans of the rendered text inside `(a, b)` that are for screen readers only: the
+    /// outermost elements whose class or id names such text ([`names_hidden_text`]), found in one
+    /// pass over the page the first time a rule asks, then by a binary search (a page nested
+    /// thousands deep asks of every level).
+    pub(super) fn screen_reader_spans(&self, (a, b): (usize, usize)) -> &[(usize, usize)] {
+        let spans = self.screen_reader.get_or_init(|| {
+            let mut out: Vec<(usize, usize)> = Vec::new();
+            for &i in &self.r.order {
+                let i = i as usize;
+                let Some((x, y)) = self.r.span(i) else {
+                    continue;
+                };
+                if out.last().is_some_and(|&(_, end)| x < end) || x == y {
+                    continue;
+                }
+                if self.tree.node(i).is_element() && names_hidden_text(self.hints(i)) {
+                    out.push((x, y));
+                }
+            }
+            out
+        });
+        let from = spans.partition_point(|&(x, _)| x < a);
+        let to = spans.partition_point(|&(x, _)| x < b);
+        let inside = spans.get(from..to).unwrap_or_default();
+        let whole = inside.iter().take_while(|&&(_, y)| y <= b).count();
+        inside.get(..whole).unwrap_or_default()
     }
 
     /// The nearest `article` above `i`.
@@ -910,6 +941,7 @@ pub(super) fn survey<'t, 'o, 'r>(tree: &'t Tree<'o>, r: &'r Rendered) -> Page<'t
         article: OnceCell::new(),
         headlines: OnceCell::new(),
         headed_lists: OnceCell::new(),
+        screen_reader: OnceCell::new(),
     };
     let mut unlikely = vec![false; n];
     for &i in &r.order {

@@ -1017,12 +1017,22 @@ fn is_reply_subject(page: &Page<'_, '_, '_>, i: usize) -> bool {
 }
 
 /// An element's whole text, trimmed and lower-cased, when it is short enough (64 bytes) to be a
-/// control's or a notice's label.
+/// control's or a notice's label; without the words it holds for screen readers only, which name
+/// what a card's "Learn more" or "Read full article" leads to
+/// (`a_cards_booking_and_detail_buttons_are_cut`).
 fn label(page: &Page<'_, '_, '_>, i: usize) -> Option<String> {
     let r = page.r;
-    r.span(i)
-        .filter(|(a, b)| b - a <= 64)
-        .map(|(a, b)| r.slice(a, b).trim().to_lowercase())
+    let (a, b) = r.span(i).filter(|(a, b)| b - a <= 64)?;
+    // What the element shows: its text without the words for screen readers only that a
+    // link's label carries ("Read full article" + ": How to Choose Hiking Boots").
+    let mut shown = String::new();
+    let mut from = a;
+    for &(x, y) in page.screen_reader_spans((a, b)) {
+        shown.push_str(r.slice(from, x));
+        from = y;
+    }
+    shown.push_str(r.slice(from, b));
+    Some(shown.trim().to_lowercase())
 }
 
 /// Whether an inline element that is no link is a word or words of a sentence
