@@ -30,6 +30,9 @@ pub(super) fn headed_link_lists(page: &Page<'_, '_, '_>) -> Vec<bool> {
     let tree = page.tree;
     let mut out = vec![false; tree.obs.nodes.len()];
     for p in 0..tree.obs.nodes.len() {
+        if tree.node(p).kids.len() < 2 * ALIKE_LISTS {
+            continue;
+        }
         let kids: Vec<usize> = tree
             .node(p)
             .kids

@@ -569,7 +569,8 @@ pub(super) fn root(page: &Page<'_, '_, '_>, body: usize) -> usize {
 /// the parts around it kept from a cut by their prose ([`holds_the_prose`]): a [`REGION_NOISE`]
 /// word they name a piece of ([`names_a_piece_of`]) is the component's, not noise inside it.
 /// `cut_menus`, `cut_related`: whether menus of short links, and parts named "related", are cut
-/// ([`text`]'s second reading keeps some).
+/// ([`text`]'s second reading keeps some; no menu is cut that is, or is inside, the page's
+/// lists under their heading, [`is_listed`]).
 pub(super) fn is_cut(
     page: &Page<'_, '_, '_>,
     i: usize,
@@ -615,7 +616,6 @@ pub(super) fn is_cut(
     (cut_menus
         && is_menu(page, i)
         && !names_contents(h)
-        && !is_listed(page, i)
         && !is_list_of_names(page, i)
         && !is_table_data(page, i))
         || is_control_label(page, i)
@@ -1630,8 +1630,8 @@ fn text_with(
     // their heading ([`is_listed`]): the groups of links inside it are its entries, not menus.
     let mut listed = vec![false; page.tree.obs.nodes.len()];
     let (text, kept) = text_without(page, root, |i, (a, b)| {
-        let in_list = page.tree.parent_of(i).is_some_and(|p| at(&listed, p));
-        set(&mut listed, i, in_list || is_listed(page, i));
+        let in_list = page.tree.parent_of(i).is_some_and(|p| at(&listed, p)) || is_listed(page, i);
+        set(&mut listed, i, in_list);
         let inherited = page
             .tree
             .parent_of(i)
