@@ -3464,6 +3464,11 @@ fn link(text: &str) -> T {
     e("a", vec![x(text)])
 }
 
+/// A bulleted list of plain lines.
+fn bullets(lines: impl Iterator<Item = String>) -> T {
+    e("ul", lines.map(|t| e("li", vec![x(&t)])).collect())
+}
+
 /// A site's menu beside the main content: a block of links to its other pages.
 fn site_menu(labels: &[&str]) -> T {
     let item = |s: &&str| ea("a", &[("href", "/menu")], vec![x(s)]);
@@ -3704,12 +3709,7 @@ fn a_page_wrapped_in_a_form_keeps_its_region() {
         "form",
         vec![
             e("h1", vec![x("Plumbing services")]),
-            e(
-                "ul",
-                (0..4)
-                    .map(|n| e("li", vec![x(&format!("Service {n} we offer"))]))
-                    .collect(),
-            ),
+            bullets((0..4).map(|n| format!("Service {n} we offer"))),
             e("div", vec![x("Call us for a free quote today.")]),
         ],
     )]));
@@ -3730,12 +3730,7 @@ fn a_part_of_prose_holding_much_of_the_region_is_kept() {
             vec![x("Unlock your potential with a data platform.")],
         ),
         ea("div", &[("class", "promo-container")], body),
-        e(
-            "ul",
-            (0..20)
-                .map(|n| e("li", vec![x(&format!("Capability {n} for your data"))]))
-                .collect(),
-        ),
+        bullets((0..20).map(|n| format!("Capability {n} for your data"))),
     ]));
     assert!(main.contains("Platform sentence 5,"), "{main}");
     assert!(main.contains("Capability 19"), "{main}");
@@ -3810,12 +3805,7 @@ fn a_components_pieces_named_after_it_are_kept() {
         e("h1", vec![x("Our services")]),
         e("div", vec![x("Vast services. Rich experience.")]),
         ea("div", &[("class", "cmp-promo-container")], cards),
-        e(
-            "ul",
-            (0..20)
-                .map(|n| e("li", vec![x(&format!("Capability {n} for your firm"))]))
-                .collect(),
-        ),
+        bullets((0..20).map(|n| format!("Capability {n} for your firm"))),
     ]));
     assert!(main.contains("Service sentence 5,"), "{main}");
     assert!(main.contains("Capability 19"), "{main}");
@@ -7098,46 +7088,52 @@ fn a_part_of_questions_and_answers_reads_as_the_region() {
     assert!(!main.contains("Pricing"), "{main}");
 }
 
+/// The main text of a service page: a hero (a title, its slogan a sentence, and `date` when
+/// given), a long section of prose and a testimonial (signed by `signed` when given), the three
+/// sections in `wrapper` beside the site's menu.
+fn repairs_service_page(
+    wrapper: impl FnOnce(Vec<T>) -> T,
+    date: Option<T>,
+    signed: Option<T>,
+) -> String {
+    let mut hero = vec![
+        e("h1", vec![x("Repairs, done")]),
+        para(
+            "Helping homeowners fix serious structural issues with grants of up to twenty \
+             thousand dollars for each home.",
+        ),
+    ];
+    hero.extend(date);
+    let body: Vec<T> = (0..8).map(|n| para(&prose(n, "Program"))).collect();
+    let mut said = vec![
+        e("h2", vec![x("What people say")]),
+        para(
+            "The partners answered every question we had and the repairs were finished before \
+             the winter came.",
+        ),
+    ];
+    said.extend(signed);
+    main_of(page(vec![
+        e("nav", vec![link("Home"), link("Programs"), link("About")]),
+        wrapper(vec![
+            e("section", vec![e("div", hero)]),
+            e("section", vec![e("div", vec![e("div", body)])]),
+            e("section", vec![e("div", said)]),
+        ]),
+    ]))
+}
+
 #[test]
 fn an_undated_page_of_prose_sections_reads_as_the_region() {
     // A service page: a hero whose slogan is a sentence, a long section of prose (the article
     // road's part), and a testimonial. Nothing on it is dated: its sections are its text. The
     // same page with a publication date is a story, its long section its article.
     let service = |dated: bool| {
-        let mut hero = vec![
-            e("h1", vec![x("Repairs, done")]),
-            para(
-                "Helping homeowners fix serious structural issues with grants of up to \
-                 twenty thousand dollars for each home.",
-            ),
-        ];
-        if dated {
-            hero.push(e("time", vec![x("Updated")]));
-        }
-        let body: Vec<T> = (0..8).map(|n| para(&prose(n, "Program"))).collect();
-        main_of(page(vec![
-            e("nav", vec![link("Home"), link("Programs"), link("About")]),
-            e(
-                "main",
-                vec![
-                    e("section", vec![e("div", hero)]),
-                    e("section", vec![e("div", vec![e("div", body)])]),
-                    e(
-                        "section",
-                        vec![e(
-                            "div",
-                            vec![
-                                e("h2", vec![x("What people say")]),
-                                para(
-                                    "The partners answered every question we had and the \
-                                     repairs were finished before the winter came.",
-                                ),
-                            ],
-                        )],
-                    ),
-                ],
-            ),
-        ]))
+        repairs_service_page(
+            |kids| e("main", kids),
+            dated.then(|| e("time", vec![x("Updated")])),
+            None,
+        )
     };
     let undated = service(false);
     assert!(undated.contains("Program sentence 7,"), "{undated}");
@@ -7155,39 +7151,17 @@ fn a_publishing_state_or_a_testimonials_author_does_not_date_the_page() {
     // `testimonial-author`. Neither is a byline or a date: its sections are still its text.
     // The same name in a `post-author` is a story's byline, and the long section its article.
     let service = |author_class: &str| {
-        let hero = vec![
-            e("h1", vec![x("Repairs, done")]),
-            para(
-                "Helping homeowners fix serious structural issues with grants of up to \
-                 twenty thousand dollars for each home.",
-            ),
-        ];
-        let body: Vec<T> = (0..8).map(|n| para(&prose(n, "Program"))).collect();
-        main_of(page(vec![
-            e("nav", vec![link("Home"), link("Programs"), link("About")]),
-            ea(
-                "article",
-                &[("class", "post-774 page type-page status-publish hentry")],
-                vec![
-                    e("section", vec![e("div", hero)]),
-                    e("section", vec![e("div", vec![e("div", body)])]),
-                    e(
-                        "section",
-                        vec![e(
-                            "div",
-                            vec![
-                                e("h2", vec![x("What people say")]),
-                                para(
-                                    "The partners answered every question we had and the \
-                                     repairs were finished before the winter came.",
-                                ),
-                                ea("div", &[("class", author_class)], vec![x("Stacey")]),
-                            ],
-                        )],
-                    ),
-                ],
-            ),
-        ]))
+        repairs_service_page(
+            |kids| {
+                ea(
+                    "article",
+                    &[("class", "post-774 page type-page status-publish hentry")],
+                    kids,
+                )
+            },
+            None,
+            Some(ea("div", &[("class", author_class)], vec![x("Stacey")])),
+        )
     };
     let undated = service("testimonial-author-wrapper");
     assert!(undated.contains("Program sentence 7,"), "{undated}");
@@ -7248,12 +7222,7 @@ fn a_table_of_contents_is_not_a_menu() {
                     "Indexes are a common way to enhance database performance, though they add \
                      overhead to the system as a whole.",
                 ),
-                e(
-                    "ul",
-                    (1..=6)
-                        .map(|n| e("li", vec![x(&format!("Index kind {n}: when it helps"))]))
-                        .collect(),
-                ),
+                bullets((1..=6).map(|n| format!("Index kind {n}: when it helps"))),
             ],
         ),
     ]));
@@ -7291,12 +7260,7 @@ fn a_docbook_pages_navigation_header_and_footer_are_cut() {
         vec![
             nav("navheader"),
             e("h1", vec![x("Chapter 11. Indexes")]),
-            e(
-                "ul",
-                (1..=6)
-                    .map(|n| e("li", vec![x(&format!("Index kind {n}: when it helps"))]))
-                    .collect(),
-            ),
+            bullets((1..=6).map(|n| format!("Index kind {n}: when it helps"))),
             para(
                 "Indexes are a common way to enhance database performance, though they add \
                  overhead to the system as a whole.",
