@@ -134,7 +134,9 @@
 //!   footer however much of it they hold.
 //! - M9 choice (`is_article`): the article road (M1–M7) when its text is mostly prose (its
 //!   paragraphs 55 % of it or more, a how-to's steps and headings between them, however long
-//!   the comment thread below: `an_article_of_lists_above_a_long_comment_thread_is_the_main_text`,
+//!   the comment thread below: `an_article_of_lists_above_a_long_comment_thread_is_the_main_text`;
+//!   list items holding no block count as its paragraphs there, a post argued in numbered
+//!   sentences: `a_post_argued_in_a_list_of_sentences_reads_as_its_article`,
 //!   `an_article_above_a_thread_ten_times_longer_is_the_main_text`), unless
 //!   its cleaning lost most of the part's prose, it is a short part of a big page, it is longer
 //!   than the region, it is a part of short lines (a landing page's section), it is one post
@@ -818,7 +820,8 @@ pub(crate) struct Roads {
     /// Bytes of the region's text in the page's comment threads ([`comment_bytes`]): M9
     /// weighs the article road against the region without them.
     pub comments: usize,
-    /// Bytes of prose (M7) on the page, and inside the article road's part.
+    /// Bytes of prose (M7, with the list items written as paragraphs: `Prose::with_items`) on
+    /// the page, and inside the article road's part.
     pub prose_total: usize,
     pub prose_chosen: usize,
     /// The article road's part is one post of a thread or lies in one ([`one_post`],
@@ -898,8 +901,8 @@ pub(crate) fn roads(tree: &Tree<'_>, r: &Rendered) -> Roads {
         text.push_str("\n\n");
     }
     let text = tidy_breaks(&text);
-    let prose_total = body.map_or(0, |b| at(&prose.bytes, b));
-    let prose_chosen = parts.iter().map(|&p| at(&prose.bytes, p)).sum();
+    let prose_total = body.map_or(0, |b| at(&prose.with_items, b));
+    let prose_chosen = parts.iter().map(|&p| at(&prose.with_items, p)).sum();
     let in_thread = matches!(parts[..], [part] if one_post(&page, part) || one_named_post(&page, part))
         || parts.iter().any(|&p| in_a_thread(tree, p));
     let part_is_faq = parts.iter().any(|&p| is_faq(tree, p));

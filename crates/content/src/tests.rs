@@ -6495,6 +6495,61 @@ fn an_undated_story_keeps_its_article_road() {
 }
 
 #[test]
+fn a_post_argued_in_a_list_of_sentences_reads_as_its_article() {
+    // A blog post whose argument is two numbered lists of sentences between a few lines of its
+    // own, above its readers' comments: the items are its prose, so the article road (without the
+    // comments) is the main text.
+    let point = |n: usize| {
+        format!(
+            "Point {n} of the argument, which runs on for a sentence or two, and says why the \
+             idea holds, with an example, and another one."
+        )
+    };
+    let main = main_of(page(vec![
+        e("nav", vec![link("Home"), link("Archive")]),
+        ea(
+            "div",
+            &[("class", "post")],
+            vec![
+                e("h3", vec![x("The lean workshop")]),
+                ea(
+                    "div",
+                    &[("class", "post-body")],
+                    vec![
+                        x("I have been thinking about a name for this idea for a while now:"),
+                        e("br", vec![]),
+                        e("ol", (0..3).map(|n| e("li", vec![x(&point(n))])).collect()),
+                        x("What does such a workshop look like? Three things, at least:"),
+                        e("br", vec![]),
+                        e("ol", (3..6).map(|n| e("li", vec![x(&point(n))])).collect()),
+                        x("More on each of them in the next posts."),
+                    ],
+                ),
+            ],
+        ),
+        ea(
+            "div",
+            &[("class", "comments"), ("id", "comments")],
+            std::iter::once(e("h4", vec![x("12 comments:")]))
+                .chain((0..12).map(|n| {
+                    ea(
+                        "div",
+                        &[("class", "comment-block")],
+                        vec![para(&format!(
+                            "COMMENT {n}, which has commas, goes on and on, as comments do, \
+                             at length, again and again, and again, and then some more."
+                        ))],
+                    )
+                }))
+                .collect(),
+        ),
+    ]));
+    assert!(main.contains("Point 5 of the argument"), "{main}");
+    assert!(main.contains("in the next posts"), "{main}");
+    assert!(!main.contains("COMMENT"), "{main}");
+}
+
+#[test]
 fn an_article_reads_as_its_article() {
     // An article in a main that also holds a share bar and a list of short links: the article
     // road (its prose) is the text, not the whole region.

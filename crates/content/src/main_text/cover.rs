@@ -10,50 +10,72 @@
 //! `a_part_short_of_two_thirds_of_the_prose_widens`), and grows on while
 //! a parent holds [`GROW`] times its prose and two paragraphs more (a document's other
 //! sections beside its longest: `a_document_of_sections_grows_past_its_longest`).
+//! M9 weighs the prose of the page and of the chosen part with the list items written as
+//! sentences too ([`Prose::with_items`]); the cover leaves them out (a part grown to reach a list's
+//! items takes its menus and link rows along).
 
 use super::page::{at, len, set, Page, MIN_PARAGRAPH_BYTES};
 
 /// The share of the page's prose the chosen part must hold.
 pub(super) const COVER: f64 = 0.65;
 
-/// Each element's prose: the bytes and the number of the M1 paragraphs inside it that count.
+/// Each element's prose: the bytes and the number of the M1 paragraphs inside it that count, and
+/// the bytes with its list items' too.
 pub(super) struct Prose {
     pub bytes: Vec<usize>,
     pub count: Vec<usize>,
+    /// `bytes` and the list items holding no block that would count as paragraphs (a post whose
+    /// argument is a numbered list of sentences; M1 never scores a list item, a menu's entry).
+    pub with_items: Vec<usize>,
 }
 
 pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usize)]) -> Prose {
     let tree = page.tree;
     let card = cards(page);
-    let mut out = vec![0usize; tree.obs.nodes.len()];
-    let mut count = vec![0usize; tree.obs.nodes.len()];
+    let counts = |block: usize, bytes: usize| {
+        bytes >= MIN_PARAGRAPH_BYTES
+            && !at(&page.unlikely, block)
+            && !at(&card, block)
+            && page.density(block) <= 0.5
+            && !teasers(page, block)
+    };
+    let n = tree.obs.nodes.len();
+    let (mut out, mut count, mut items) = (vec![0usize; n], vec![0usize; n], vec![0usize; n]);
     for &(block, _, bytes, _) in found {
-        if bytes < MIN_PARAGRAPH_BYTES
-            || at(&page.unlikely, block)
-            || at(&card, block)
-            || page.density(block) > 0.5
-            || teasers(page, block)
-        {
-            continue;
+        if counts(block, bytes) {
+            add(&mut out, block, bytes);
+            add(&mut count, block, 1);
         }
-        if let Some(slot) = out.get_mut(block) {
-            *slot += bytes;
-        }
-        if let Some(slot) = count.get_mut(block) {
-            *slot += 1;
+    }
+    for &i in &page.r.order {
+        let i = i as usize;
+        if tree.node(i).tag() == "li" && !at(&page.has_block, i) && counts(i, len(page.r, i)) {
+            add(&mut items, i, len(page.r, i));
         }
     }
     // Each element's prose is its own paragraph's and its children's, summed from the leaves up.
     for i in tree.top_down().into_iter().rev() {
         if let Some(p) = tree.parent_of(i) {
-            let (bytes, n) = (at(&out, i), at(&count, i));
-            if let (Some(b), Some(c)) = (out.get_mut(p), count.get_mut(p)) {
-                *b += bytes;
-                *c += n;
-            }
+            let (bytes, n, listed) = (at(&out, i), at(&count, i), at(&items, i));
+            add(&mut out, p, bytes);
+            add(&mut count, p, n);
+            add(&mut items, p, listed);
         }
     }
-    Prose { bytes: out, count }
+    for (with, &bytes) in items.iter_mut().zip(&out) {
+        *with += bytes;
+    }
+    Prose {
+        bytes: out,
+        count,
+        with_items: items,
+    }
+}
+
+fn add(v: &mut [usize], i: usize, n: usize) {
+    if let Some(slot) = v.get_mut(i) {
+        *slot += n;
+    }
 }
 
 /// M7: from `top` up, the nearest ancestor below `body` holding [`COVER`] of `body`'s prose
