@@ -48,7 +48,10 @@
 //!   reference page's header: its title and lead, `a_documents_lead_beside_its_sections_is_kept`).
 //! - M4 cleaning inside the chosen part, outermost first: `nav`, `aside`, `footer`, `form`,
 //!   a part's own footer by a class token (`article-footer`, whatever positive word it holds:
-//!   `a_parts_footer_is_cut`),
+//!   `a_parts_footer_is_cut`), a box about the writer by a class token holding "author" and
+//!   "box", "card", "about", "bio" and the like (`about_author`, `elementor-author-box`: the
+//!   site's, not the article's; M4 only, a listing's cards name their authors alike:
+//!   `a_box_about_the_writer_is_cut_from_the_article`),
 //!   `button` (not one that asks a question, an FAQ's question opening its answer:
 //!   `question_buttons_are_kept`, nor an accordion's title, holding a heading or in one, or
 //!   named "accordion": `an_accordions_title_buttons_are_kept`), navigation-like roles, parts whose class or id says
@@ -173,8 +176,9 @@ mod region;
 pub(crate) use page::tidy_breaks;
 use page::{
     at, hints, in_code, in_heading, is_ad_label, is_block, is_caption, is_heading,
-    is_question_button, len, long_line_share, names_hidden_text, noise_by_kind, on_a_prose_line,
-    set, survey, tag_weight, text_without, Page, LONG_LINE, LONG_LINE_SHARE, MIN_PARAGRAPH_BYTES,
+    is_question_button, len, long_line_share, names_author_box, names_hidden_text, noise_by_kind,
+    on_a_prose_line, set, survey, tag_weight, text_without, Page, LONG_LINE, LONG_LINE_SHARE,
+    MIN_PARAGRAPH_BYTES,
 };
 
 /// How a short block that points elsewhere starts (M4; English only).
@@ -1129,6 +1133,10 @@ fn words(s: &str) -> String {
         .join(" ")
 }
 
+/// Most bytes of a box about the writer that M4 cuts ([`names_author_box`]): a bigger one holds
+/// more than a bio.
+const AUTHOR_BOX_MAX_BYTES: usize = 2000;
+
 /// M4: whether an element inside the chosen part is noise.
 fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str) -> bool {
     let tree = page.tree;
@@ -1141,6 +1149,14 @@ fn is_noise(page: &Page<'_, '_, '_>, fin: &[Option<f64>], i: usize, title: &str)
         return true;
     }
     if is_part_footer(tree, i) {
+        return true;
+    }
+    // A box about the writer (their photo, name and a few lines of bio) closes many posts: the
+    // site's, not the article's (`a_box_about_the_writer_is_cut_from_the_article`).
+    if is_block(layout(node))
+        && len(page.r, i) <= AUTHOR_BOX_MAX_BYTES
+        && page.hints(i).split_ascii_whitespace().any(names_author_box)
+    {
         return true;
     }
     if is_caption(page, i) {

@@ -6495,6 +6495,44 @@ fn an_undated_story_keeps_its_article_road() {
 }
 
 #[test]
+fn a_box_about_the_writer_is_cut_from_the_article() {
+    // A post closes with a box about its writer, named so by its class (a theme's `author-box`,
+    // a page builder's `elementor-author-box--layout-image-left`): the site's, not the article's.
+    // The tokens that hold "author" and name no such box: `page::author_box_tests`.
+    for class in ["author-box", "elementor-author-box--layout-image-left"] {
+        let main = main_of(page(vec![
+            e("nav", vec![link("Home"), link("Blog")]),
+            e(
+                "article",
+                vec![
+                    e("h1", vec![x("How to prune an apple tree")]),
+                    e(
+                        "div",
+                        (0..6)
+                            .map(|n| para(&prose(n, "Pruning")))
+                            .chain(std::iter::once(ea(
+                                "div",
+                                &[("class", class)],
+                                vec![
+                                    e("h4", vec![x("Jane Gardener")]),
+                                    para(
+                                        "JANE-BIO Jane is a staff writer at the Orchard Journal, \
+                                         where she covers fruit trees, and she has grown apples \
+                                         for years.",
+                                    ),
+                                ],
+                            )))
+                            .collect(),
+                    ),
+                ],
+            ),
+        ]));
+        assert!(main.contains("Pruning sentence 5"), "{class}: {main}");
+        assert!(!main.contains("JANE-BIO"), "{class}: {main}");
+    }
+}
+
+#[test]
 fn a_post_argued_in_a_list_of_sentences_reads_as_its_article() {
     // A blog post whose argument is two numbered lists of sentences between a few lines of its
     // own, above its readers' comments: the items are its prose, so the article road (without the

@@ -320,6 +320,35 @@ fn names_strong_negative(h: &str) -> bool {
     STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || names_hidden_text(h)
 }
 
+/// Parts of a class or id token that, with "author", name a box about the writer
+/// ([`names_author_box`]).
+const AUTHOR_BOX_PARTS: &[&str] = &[
+    "box",
+    "section",
+    "wrap",
+    "card",
+    "about",
+    "profile",
+    "bio",
+    "info",
+    "container",
+    "detail",
+    "popover",
+];
+
+/// Whether a class or id token names a box about the article's writer: it holds "author" and one
+/// of [`AUTHOR_BOX_PARTS`] (`author-box`, `about_author`, `cda-author__container`,
+/// `elementor-author-box--layout-image-left`, `authorpopover__content`). Not a comment's or a
+/// thread's author (`comment-author-ruima`, `uix_threadAuthor`: their posts), not an
+/// authorization, and not `author-content` (some themes' name for the post itself).
+pub(super) fn names_author_box(token: &str) -> bool {
+    token.contains("author")
+        && !token.contains("authoriz")
+        && !token.contains("comment")
+        && !token.contains("thread")
+        && AUTHOR_BOX_PARTS.iter().any(|p| token.contains(p))
+}
+
 /// Whether class or id words `h` say the text is for screen readers only
 /// ([`HIDDEN_TEXT_WORDS`]): never the page's text, wherever it sits, in a sentence too.
 pub(super) fn names_hidden_text(h: &str) -> bool {
@@ -1142,6 +1171,37 @@ mod nearest_tests {
                 let walked = tree.ancestors(i).skip(1).find(|&a| is(tree.node(a).tag()));
                 prop_assert_eq!(found, walked.map_or(u32::MAX, |a| a as u32), "node {}", i);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod author_box_tests {
+    use super::names_author_box;
+
+    /// The class tokens of boxes about a post's writer, and those that only hold "author":
+    /// a reply's or a thread's author (their posts), an authorization, the post itself.
+    #[test]
+    fn tokens_naming_a_box_about_the_writer() {
+        for token in [
+            "author-box",
+            "about_author",
+            "cda-author__container",
+            "elementor-author-box--layout-image-left",
+            "authorpopover__content",
+            "post-page-author-card",
+        ] {
+            assert!(names_author_box(token), "{token}");
+        }
+        for token in [
+            "comment-author-ruima",
+            "uix_threadauthor",
+            "product-authorized",
+            "authorization-info",
+            "author-content",
+            "post-author-name",
+        ] {
+            assert!(!names_author_box(token), "{token}");
         }
     }
 }
