@@ -4580,7 +4580,18 @@ fn a_shops_seller_and_returns_parts_are_cut() {
 #[test]
 fn related_content_headings_cut_their_section() {
     // An undated service page of prose sections (read as the region), then teasers of the
-    // firm's posts under "Related insights": they point elsewhere, not the service.
+    // firm's posts under "Related insights" (or "More from our advisers", "You may be interested
+    // in"): they point elsewhere, not the service.
+    for heading in [
+        "Related insights",
+        "More from our advisers",
+        "You may be interested in these too",
+    ] {
+        related_content_heading_cuts_its_section(heading);
+    }
+}
+
+fn related_content_heading_cuts_its_section(heading: &str) {
     let teasers: Vec<T> = (0..2)
         .map(|n| e("h3", vec![link(&format!("Human resources outlook {n}"))]))
         .collect();
@@ -4611,15 +4622,12 @@ fn related_content_headings_cut_their_section() {
                         ),
                     ],
                 ),
-                e(
-                    "div",
-                    vec![e("h2", vec![x("Related insights")]), e("div", teasers)],
-                ),
+                e("div", vec![e("h2", vec![x(heading)]), e("div", teasers)]),
             ],
         ),
     ]));
-    assert!(main.contains("advisers answered"), "{main}");
-    assert!(!main.contains("outlook 1"), "{main}");
+    assert!(main.contains("advisers answered"), "{heading}: {main}");
+    assert!(!main.contains("outlook 1"), "{heading}: {main}");
 }
 
 #[test]

@@ -227,7 +227,8 @@ const SHOP_FURNITURE: &[&str] = &[
 
 /// How the heading of a shop's recommendations starts (English only): other products, not this
 /// one (`recommendation_carousels_are_cut_from_the_region`); a site's teasers of its other
-/// pages, not this one (`related_content_headings_cut_their_section`; not "Related resources",
+/// pages, not this one ("Related posts", "More from our advisers", "You may be interested in",
+/// "Trending stories": `related_content_headings_cut_their_section`; not "Related resources",
 /// which a page often lists as its own further reading).
 const RECOMMENDATION_HEADINGS: &[&str] = &[
     "you may also like",
@@ -269,6 +270,20 @@ const RECOMMENDATION_HEADINGS: &[&str] = &[
     "related stories",
     "recent posts",
     "latest insights",
+    "recent articles",
+    "recent blogs",
+    "more from",
+    "more articles",
+    "more stories",
+    "explore more articles",
+    "articles you might",
+    "other posts you may",
+    "you may be interested",
+    "you might be interested",
+    "you may also check",
+    "related read",
+    "trending stories",
+    "trending news",
 ];
 
 /// How the heading of a shop's customer reviews starts (English only), on a page that sells:
