@@ -49,8 +49,9 @@ pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usiz
     }
     for &i in &page.r.order {
         let i = i as usize;
-        if tree.node(i).tag() == "li" && !at(&page.has_block, i) && counts(i, len(page.r, i)) {
-            add(&mut items, i, len(page.r, i));
+        let bytes = len(page.r, i);
+        if tree.node(i).tag() == "li" && !at(&page.has_block, i) && counts(i, bytes) {
+            add(&mut items, i, bytes);
         }
     }
     // Each element's prose is its own paragraph's and its children's, summed from the leaves up.
@@ -72,6 +73,7 @@ pub(super) fn prose(page: &Page<'_, '_, '_>, found: &[(usize, usize, usize, usiz
     }
 }
 
+/// Adds `n` to `v[i]` ([`set`]'s counterpart for sums; an index past the end adds nothing).
 fn add(v: &mut [usize], i: usize, n: usize) {
     if let Some(slot) = v.get_mut(i) {
         *slot += n;
