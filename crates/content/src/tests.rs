@@ -2647,6 +2647,31 @@ fn a_class_hiding_a_part_is_not_noise() {
 }
 
 #[test]
+fn a_part_a_site_builder_hides_by_its_condition_is_not_read() {
+    // Webflow marks a part whose display condition is false `w-condition-invisible` and its
+    // stylesheet hides it; where that stylesheet did not load (a blocked host, a saved page),
+    // the part shows: a gated copy of the post beside the post itself (WCXB 0151).
+    let obs = page(vec![
+        e(
+            "article",
+            vec![para(&prose(0, "Yoga")), para(&prose(1, "Yoga"))],
+        ),
+        ea(
+            "div",
+            &[("class", "layout__gated w-condition-invisible")],
+            vec![
+                para("Enter your email to read how to price your yoga classes."),
+                para(&prose(2, "Yoga")),
+            ],
+        ),
+    ]);
+    let main = main_of(obs);
+    assert!(main.contains(&prose(1, "Yoga")), "{main}");
+    assert!(!main.contains("Enter your email"), "{main}");
+    assert!(!main.contains(&prose(2, "Yoga")), "{main}");
+}
+
+#[test]
 fn a_tables_scrolling_wrapper_is_not_noise() {
     // A meal plan's table of ingredients in the wrapper that scrolls it sideways on a phone
     // (`scrollable-table`), and a row of cards in a box whose scrollbar is hidden

@@ -306,16 +306,21 @@ pub(super) const BODY_NAMES: &[&str] = &[
     "story-body",
 ];
 
-/// Class or id words (matched as substrings) of text shown to screen readers only.
+/// Class or id words (matched as substrings) of text no one is meant to see: shown to screen
+/// readers only, or a part a site builder hides while its condition is false (Webflow's
+/// `w-condition-invisible`, which only Webflow's stylesheet hides: where that did not load, a
+/// gated copy of the post shows beside the post,
+/// `a_part_a_site_builder_hides_by_its_condition_is_not_read`).
 const HIDDEN_TEXT_WORDS: &[&str] = &[
     "sr-only",
     "screen-reader",
     "visually-hidden",
     "visuallyhidden",
+    "w-condition-invisible",
 ];
 
-/// Whether class or id words `h` hold a [`STRONG_NEGATIVE`] word or say the text is for screen
-/// readers only ([`names_hidden_text`]).
+/// Whether class or id words `h` hold a [`STRONG_NEGATIVE`] word or say the text is not meant to
+/// be seen ([`names_hidden_text`]).
 fn names_strong_negative(h: &str) -> bool {
     STRONG_NEGATIVE.iter().any(|k| h.contains(k)) || names_hidden_text(h)
 }
@@ -349,7 +354,7 @@ pub(super) fn names_author_box(token: &str) -> bool {
         && AUTHOR_BOX_PARTS.iter().any(|p| token.contains(p))
 }
 
-/// Whether class or id words `h` say the text is for screen readers only
+/// Whether class or id words `h` say the text is not meant to be seen
 /// ([`HIDDEN_TEXT_WORDS`]): never the page's text, wherever it sits, in a sentence too.
 pub(super) fn names_hidden_text(h: &str) -> bool {
     HIDDEN_TEXT_WORDS.iter().any(|k| h.contains(k))
