@@ -2650,11 +2650,27 @@ fn a_class_hiding_a_part_is_not_noise() {
 fn a_part_a_site_builder_hides_by_its_condition_is_not_read() {
     // Webflow marks a part whose display condition is false `w-condition-invisible` and its
     // stylesheet hides it; where that stylesheet did not load (a blocked host, a saved page),
-    // the part shows: a gated copy of the post beside the post itself (WCXB 0151).
+    // the part shows: a gated copy of the post beside the post itself (WCXB 0151). So do a
+    // form's messages for after it is sent (`w-form-done`, `w-form-fail`).
     let obs = page(vec![
         e(
             "article",
-            vec![para(&prose(0, "Yoga")), para(&prose(1, "Yoga"))],
+            vec![
+                para(&prose(0, "Yoga")),
+                para(&prose(1, "Yoga")),
+                ea(
+                    "div",
+                    &[("class", "w-form-done")],
+                    vec![para("Thank you! Your submission has been received!")],
+                ),
+                ea(
+                    "div",
+                    &[("class", "w-form-fail")],
+                    vec![para(
+                        "Oops! Something went wrong while submitting the form.",
+                    )],
+                ),
+            ],
         ),
         ea(
             "div",
@@ -2669,6 +2685,8 @@ fn a_part_a_site_builder_hides_by_its_condition_is_not_read() {
     assert!(main.contains(&prose(1, "Yoga")), "{main}");
     assert!(!main.contains("Enter your email"), "{main}");
     assert!(!main.contains(&prose(2, "Yoga")), "{main}");
+    assert!(!main.contains("Thank you!"), "{main}");
+    assert!(!main.contains("Oops!"), "{main}");
 }
 
 #[test]

@@ -308,8 +308,9 @@ pub(super) const BODY_NAMES: &[&str] = &[
 
 /// Class or id words (matched as substrings) of text no one is meant to see: shown to screen
 /// readers only, or a part a site builder hides while its condition is false (Webflow's
-/// `w-condition-invisible`, which only Webflow's stylesheet hides: where that did not load, a
-/// gated copy of the post shows beside the post,
+/// `w-condition-invisible`, and its form's messages for after sending, `w-form-done` and
+/// `w-form-fail`, which only Webflow's stylesheet hides: where that did not load, a gated copy
+/// of the post shows beside the post,
 /// `a_part_a_site_builder_hides_by_its_condition_is_not_read`).
 const HIDDEN_TEXT_WORDS: &[&str] = &[
     "sr-only",
@@ -317,6 +318,8 @@ const HIDDEN_TEXT_WORDS: &[&str] = &[
     "visually-hidden",
     "visuallyhidden",
     "w-condition-invisible",
+    "w-form-done",
+    "w-form-fail",
 ];
 
 /// Whether class or id words `h` hold a [`STRONG_NEGATIVE`] word or say the text is not meant to
