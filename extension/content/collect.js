@@ -41,7 +41,7 @@ var COLLECT_MAX_ATTR = 2048;
 var COLLECT_MAX_ATTRS = 32;
 var COLLECT_ATTRS = new Set([
   "id", "class", "lang", "hidden", "aria-hidden", "aria-level", "type", "role", "inert",
-  "aria-expanded", "aria-controls",
+  "aria-expanded", "aria-controls", "aria-labelledby", "aria-haspopup",
   "data-focus", "data-focus-part", "data-focus-params",
 ]);
 // Attributes collected on one kind of element only, for the reading's Markdown
@@ -469,8 +469,13 @@ function descends(col, node, at) {
 // The ids collapsed toggles control in the tree `node` is in (the document or a shadow root:
 // aria-controls names an element of the toggle's own tree), read once a tree, when the walk
 // first meets a display: none element with an id there; at most COLLECT_MAX_TOGGLES toggles in
-// all the trees together.
+// all the trees together. A toggle that says nothing of being expanded (a button with an id, no
+// aria-expanded, no popup) counts for a part labelled by it (aria-labelledby): is_silent_toggle
+// in render.rs decides the same.
 var COLLECT_MAX_TOGGLES = 500;
+var SILENT_TOGGLES = ["button", '[role="button" i]'].map(function (s) {
+  return s + "[id][aria-controls]:not([aria-expanded]):not([aria-haspopup])";
+}).join(", ");
 function collapsedParts(col, node) {
   var root = node.getRootNode();
   if (typeof root.querySelectorAll !== "function") root = col.doc;
@@ -479,13 +484,22 @@ function collapsedParts(col, node) {
   if (ids) return ids;
   ids = new Set();
   col.collapsed.set(root, ids);
-  var toggles = root.querySelectorAll('[aria-expanded="false"][aria-controls]');
+  var toggles = root.querySelectorAll('[aria-expanded="false"][aria-controls], ' + SILENT_TOGGLES);
   for (var i = 0; i < toggles.length && col.togglesRead < COLLECT_MAX_TOGGLES; i++, col.togglesRead++) {
-    toggles[i].getAttribute("aria-controls").split(/\s+/).forEach(function (id) {
-      if (id) ids.add(id);
+    var toggle = toggles[i];
+    var silent = !toggle.hasAttribute("aria-expanded");
+    toggle.getAttribute("aria-controls").split(/\s+/).forEach(function (id) {
+      if (id && (!silent || labelledBy(root, id, toggle.id))) ids.add(id);
     });
   }
   return ids;
+}
+
+// Whether the element of `root` whose id is `id` names `label` among its aria-labelledby ids.
+function labelledBy(root, id, label) {
+  var part = typeof root.getElementById === "function" ? root.getElementById(id) : null;
+  var labels = part ? part.getAttribute("aria-labelledby") : null;
+  return labels !== null && labels.split(/\s+/).indexOf(label) >= 0;
 }
 
 function isTabPanel(node) {

@@ -59,15 +59,16 @@ test("visibility: height 0 or width 0 with overflow hidden, transparent text and
   }
 });
 
-test("folded content: the main text reads every tab panel, a closed details and a closed accordion section (named by its toggle in the document or a shadow root, or known by its class), the pointed text only what shows", async () => {
+test("folded content: the main text reads every tab panel, a closed details and a closed accordion section (named by its toggle in the document or a shadow root, by a silent toggle that labels it, or known by its class), the pointed text only what shows", async () => {
   const t = await open("reader-tabs.html");
   try {
     const r = await selectAll(t);
-    for (const shown of ["INTRO-1", "PYTHON-PANEL", "DETAILS-SUMMARY", "ACCORDION-QUESTION", "OUTRO-1"]) assert.ok(r.pointed.text.includes(shown), `${shown} missing from ${r.pointed.text}`);
-    for (const hidden of ["NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-ANSWER", "PLAIN-ANSWER", "COLLAPSE-ANSWER", "NOISE-"]) assert.ok(!r.pointed.text.includes(hidden), `${hidden} in ${r.pointed.text}`);
+    for (const shown of ["INTRO-1", "PYTHON-PANEL", "DETAILS-SUMMARY", "ACCORDION-QUESTION", "LABELLED-QUESTION", "OUTRO-1"]) assert.ok(r.pointed.text.includes(shown), `${shown} missing from ${r.pointed.text}`);
+    for (const hidden of ["NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-ANSWER", "PLAIN-ANSWER", "COLLAPSE-ANSWER", "LABELLED-ANSWER", "NOISE-"]) assert.ok(!r.pointed.text.includes(hidden), `${hidden} in ${r.pointed.text}`);
     const main = r.page_text;
-    for (const kept of ["INTRO-2", "PYTHON-PANEL", "NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-QUESTION", "SHADOW-ANSWER", "PLAIN-ANSWER", "COLLAPSE-ANSWER", "OUTRO-1"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
-    // A hidden block that is no panel, a details that is a dropdown and a collapsed menu stay out.
+    for (const kept of ["INTRO-2", "PYTHON-PANEL", "NODE-PANEL", "GO-PANEL", "DETAILS-FOLDED", "ACCORDION-ANSWER", "SHADOW-QUESTION", "SHADOW-ANSWER", "PLAIN-ANSWER", "COLLAPSE-ANSWER", "LABELLED-ANSWER", "OUTRO-1"]) assert.ok(main.includes(kept), `${kept} missing from ${main}`);
+    // A hidden block that is no panel, a details that is a dropdown, a collapsed menu and a
+    // drawer its opener names but that is labelled by its own title stay out.
     assert.ok(!main.includes("NOISE-"), main);
     // The panels come in their document order, each a block of its own.
     assert.match(main, /PYTHON-PANEL[^\n]*\n+NODE-PANEL[^\n]*\n+GO-PANEL/);

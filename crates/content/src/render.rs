@@ -29,7 +29,9 @@
 //!   a closed `details` holds besides its summary (`r2_a_closed_details_is_read_whole_in_the_main_text`),
 //!   which the browser lays out in no box, and the part a collapsed toggle folds away (the element
 //!   an `aria-expanded="false"` element's `aria-controls` names: an accordion's closed section,
-//!   `r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text`), and an accordion's section
+//!   `r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text`; or a button's that says nothing
+//!   of being expanded, where the part is labelled by that button:
+//!   `r2_what_a_silent_toggle_folds_is_read_where_the_part_is_labelled_by_it`), and an accordion's section
 //!   known by its class where no toggle names it (a class word naming an accordion or a
 //!   collapsible, folded as pages fold it, not lying over the page:
 //!   `r2_an_accordion_section_known_by_its_class_is_read_in_the_main_text`). Not when what is folded opens
@@ -342,23 +344,71 @@ impl<'t> Folds<'t> {
 
 /// The ids that collapsed toggles control: `aria-controls` of the elements whose `aria-expanded`
 /// is `false` (an accordion's closed sections, a "read more" part), in the document and every
-/// shadow root alike. An id names an element of its own tree; matching across trees only widens,
-/// and the collector goes into a `display: none` part only where a toggle of that part's tree
-/// names it (`collapsedParts` in `collect.js`, one read a tree).
+/// shadow root alike; and of an accordion's buttons that say nothing of being expanded, where
+/// the part they name is labelled by them ([`is_silent_toggle`]). An id names an element of its
+/// own tree; matching across trees only widens, and the collector goes into a `display: none`
+/// part only where a toggle of that part's tree names it (`collapsedParts` in `collect.js`, one
+/// read a tree).
 fn collapsed_parts<'t>(tree: &'t Tree<'_>) -> HashSet<&'t str> {
-    tree.obs
+    let mut out: HashSet<&'t str> = tree
+        .obs
         .nodes
         .iter()
         .filter(|n| is_collapsed_toggle(n))
         .filter_map(|n| n.attr("aria-controls"))
         .flat_map(str::split_ascii_whitespace)
-        .collect()
+        .collect();
+    // A silent toggle's part counts where it names its toggle as its label: the part's id and
+    // its labels, checked once each part.
+    let silent: std::collections::HashMap<&str, Vec<&str>> = tree
+        .obs
+        .nodes
+        .iter()
+        .filter(|n| is_silent_toggle(n))
+        .filter_map(|n| Some((n.attr("id")?, n.attr("aria-controls")?)))
+        .flat_map(|(toggle, parts)| parts.split_ascii_whitespace().map(move |p| (p, toggle)))
+        .fold(std::collections::HashMap::new(), |mut m, (part, toggle)| {
+            m.entry(part).or_insert_with(Vec::new).push(toggle);
+            m
+        });
+    if silent.is_empty() {
+        return out;
+    }
+    for node in &tree.obs.nodes {
+        let (Some(id), Some(labels)) = (node.attr("id"), node.attr("aria-labelledby")) else {
+            continue;
+        };
+        if silent.get(id).is_some_and(|toggles| {
+            labels
+                .split_ascii_whitespace()
+                .any(|l| toggles.contains(&l))
+        }) {
+            out.insert(id);
+        }
+    }
+    out
 }
 
 fn is_collapsed_toggle(node: &Node) -> bool {
     node.attr("aria-expanded")
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("false"))
         && node.has_attr("aria-controls")
+}
+
+/// An accordion's button that names the part it folds (`aria-controls`) but says nothing of
+/// whether it is expanded: a `button` or an element of `role="button"`, with an id, no
+/// `aria-expanded` and no popup (`aria-haspopup`). What it names is a folded section only where
+/// that part is labelled by it (`aria-labelledby`, the ARIA accordion pattern's region); a
+/// drawer's or a dialog's opener names a part labelled by its own title.
+fn is_silent_toggle(node: &Node) -> bool {
+    (node.tag() == "button"
+        || node
+            .attr("role")
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("button")))
+        && node.has_attr("id")
+        && node.has_attr("aria-controls")
+        && !node.has_attr("aria-expanded")
+        && !node.has_attr("aria-haspopup")
 }
 
 /// R2's exception: a part a collapsed toggle folds away (its id in `collapsed`), hidden only as

@@ -748,6 +748,42 @@ fn r2_what_a_collapsed_toggle_folds_is_read_in_the_main_text() {
 }
 
 #[test]
+fn r2_what_a_silent_toggle_folds_is_read_where_the_part_is_labelled_by_it() {
+    // An accordion whose buttons name their sections but say nothing of being expanded (no
+    // `aria-expanded`), each section labelled by its button: the ARIA accordion's region.
+    let section = |toggle: &str, part: &str, labels: &str, text: &str| {
+        vec![
+            e(
+                "h3",
+                vec![ea(
+                    "a",
+                    &[("id", toggle), ("role", "button"), ("aria-controls", part)],
+                    vec![x(&format!("Step {toggle}"))],
+                )],
+            ),
+            eas(
+                "div",
+                &[
+                    ("id", part),
+                    ("role", "region"),
+                    ("aria-labelledby", labels),
+                ],
+                disp("none"),
+                vec![es("p", boxless("block"), vec![x(text)])],
+            ),
+        ]
+    };
+    let mut body = vec![e("p", vec![x("Timeline")])];
+    body.extend(section("t1", "p1", "t1", "folded week"));
+    // A drawer's opener names a part labelled by the drawer's own title: it stays out.
+    body.extend(section("t2", "p2", "p2-title", "drawer cart"));
+    let obs = page(body);
+    let (unfolded, shown) = words_by_view(&obs);
+    assert_eq!(unfolded, "Timeline Step t1 folded week Step t2");
+    assert_eq!(shown, "Timeline Step t1 Step t2");
+}
+
+#[test]
 fn r2_a_page_that_folds_nothing_away_renders_once() {
     // Tab panels, toggles and `details` that fold nothing the main text reads: a lone panel that
     // shows, a menu button's collapsed menu, a toggle naming an inert part or a part that shows,
