@@ -456,7 +456,8 @@ function isLowSurrogate(unit) {
 // Except, display: none or not, a tab panel's (role="tabpanel": the ARIA tabs pattern hides the
 // panels not selected that way), an accordion section's (by its class) and those of a part a
 // collapsed toggle folds away (the element an aria-expanded="false" element's aria-controls
-// names): the main text reads them (R2's exceptions).
+// names, or a silent toggle's that it labels: collapsedParts): the main text reads them (R2's
+// exceptions).
 function descends(col, node, at) {
   if (collectsNothingIn(node)) return false;
   if (node.localName === "svg" && !svgHasText(node)) return false;

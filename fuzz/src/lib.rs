@@ -100,6 +100,9 @@ const ATTRS: &[(&str, &str)] = &[
     ("aria-controls", "comments"),
     ("class", "accordion__content"),
     ("aria-controls", "comments  x y"),
+    ("role", "button"),
+    ("aria-labelledby", "x comments"),
+    ("aria-haspopup", "true"),
     ("open", ""),
     ("class", "dropdown"),
 ];

@@ -170,10 +170,20 @@ fn observation(
                     if tag % 2 == 1 {
                         attrs.insert("role".to_owned(), "tabpanel".to_owned());
                     }
+                    if tag % 3 == 0 && i > 0 {
+                        // Labelled by the element before it: a silent toggle's part.
+                        attrs.insert("aria-labelledby".to_owned(), format!("e{}", i - 1));
+                    }
                 }
                 if extras & 0x80 != 0 {
-                    attrs.insert("aria-expanded".to_owned(), "false".to_owned());
                     attrs.insert("aria-controls".to_owned(), format!("e{}", i + 1));
+                    if tag % 3 == 0 {
+                        // A toggle that says nothing of being expanded (render.rs, R2).
+                        attrs.insert("id".to_owned(), format!("e{i}"));
+                        attrs.insert("role".to_owned(), "button".to_owned());
+                    } else {
+                        attrs.insert("aria-expanded".to_owned(), "false".to_owned());
+                    }
                 }
                 let style = display.map(|d| Style {
                     display: Some(DISPLAYS[d].to_owned()),
