@@ -4156,6 +4156,13 @@ fn a_form_that_wraps_posts_is_content() {
 #[test]
 fn a_threads_furniture_is_cut() {
     // Each post: who wrote it and their standing, then the body (named after the same word).
+    // The author card as XenForo, FluxBB and MyBB name it (MyBB's stats inside its own).
+    let cards = [
+        "message-user",
+        "postleft",
+        "post_author",
+        "author_statistics",
+    ];
     let posts: Vec<T> = (0..4)
         .map(|n| {
             ea(
@@ -4164,7 +4171,7 @@ fn a_threads_furniture_is_cut() {
                 vec![
                     ea(
                         "div",
-                        &[("class", "message-user")],
+                        &[("class", cards[n])],
                         vec![link(&format!("user{n}")), x(" Posts: 4032")],
                     ),
                     ea(

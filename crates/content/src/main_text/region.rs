@@ -190,6 +190,9 @@ const THREAD_FURNITURE: &[&str] = &[
     "authorinfo",
     "poster-info",
     "message-user",
+    "postleft",
+    "post_author",
+    "author_statistics",
     "pagination",
     "pager",
 ];
