@@ -350,40 +350,30 @@ impl<'t> Folds<'t> {
 /// part only where a toggle of that part's tree names it (`collapsedParts` in `collect.js`, one
 /// read a tree).
 fn collapsed_parts<'t>(tree: &'t Tree<'_>) -> HashSet<&'t str> {
-    let mut out: HashSet<&'t str> = tree
-        .obs
-        .nodes
-        .iter()
-        .filter(|n| is_collapsed_toggle(n))
-        .filter_map(|n| n.attr("aria-controls"))
-        .flat_map(str::split_ascii_whitespace)
-        .collect();
-    // A silent toggle's part counts where it names its toggle as its label: the part's id and
-    // its labels, checked once each part.
-    let silent: std::collections::HashMap<&str, Vec<&str>> = tree
-        .obs
-        .nodes
-        .iter()
-        .filter(|n| is_silent_toggle(n))
-        .filter_map(|n| Some((n.attr("id")?, n.attr("aria-controls")?)))
-        .flat_map(|(toggle, parts)| parts.split_ascii_whitespace().map(move |p| (p, toggle)))
-        .fold(std::collections::HashMap::new(), |mut m, (part, toggle)| {
-            m.entry(part).or_insert_with(Vec::new).push(toggle);
-            m
-        });
+    let mut out = HashSet::new();
+    // What silent toggles name, as (part, toggle) ids: a part counts where it is labelled by one.
+    let mut silent = HashSet::new();
+    for node in &tree.obs.nodes {
+        let Some(parts) = node.attr("aria-controls") else {
+            continue;
+        };
+        if is_collapsed_toggle(node) {
+            out.extend(parts.split_ascii_whitespace());
+        } else if let Some(toggle) = node.attr("id").filter(|_| is_silent_toggle(node)) {
+            silent.extend(parts.split_ascii_whitespace().map(|p| (p, toggle)));
+        }
+    }
     if silent.is_empty() {
         return out;
     }
     for node in &tree.obs.nodes {
-        let (Some(id), Some(labels)) = (node.attr("id"), node.attr("aria-labelledby")) else {
-            continue;
-        };
-        if silent.get(id).is_some_and(|toggles| {
-            labels
+        if let (Some(id), Some(labels)) = (node.attr("id"), node.attr("aria-labelledby")) {
+            if labels
                 .split_ascii_whitespace()
-                .any(|l| toggles.contains(&l))
-        }) {
-            out.insert(id);
+                .any(|l| silent.contains(&(id, l)))
+            {
+                out.insert(id);
+            }
         }
     }
     out
